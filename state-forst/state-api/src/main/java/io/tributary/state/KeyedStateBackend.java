@@ -1,0 +1,34 @@
+package io.tributary.state;
+
+/**
+ * Keyed state of one stateful operator instance for a range of key groups.
+ *
+ * <p>Every state handle is scoped to the current key, set with {@link #setCurrentKey}. Handles are
+ * created once (usually in {@code open}) and stay valid for the backend's life. A backend is used by
+ * one thread at a time (the task thread), so implementations need no locks.
+ */
+public interface KeyedStateBackend extends AutoCloseable {
+  /** The key groups this backend holds. Keys of other key groups are refused. */
+  KeyGroupRange keyGroupRange();
+
+  int maxParallelism();
+
+  /** Scopes every state handle to {@code key}. */
+  void setCurrentKey(Key key);
+
+  Key currentKey();
+
+  <T> ValueState<T> valueState(String name, StateCodec<T> codec);
+
+  <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec);
+
+  <T> ListState<T> listState(String name, StateCodec<T> codec);
+
+  <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec);
+
+  /** Number of (key, namespace) entries held across all states; for metrics and tests. */
+  long approximateEntryCount();
+
+  @Override
+  void close();
+}

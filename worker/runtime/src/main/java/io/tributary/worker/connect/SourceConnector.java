@@ -1,0 +1,18 @@
+package io.tributary.worker.connect;
+
+import java.util.List;
+
+/**
+ * A configured source. Splits are assigned to source subtasks round robin: split {@code i} goes to
+ * subtask {@code i mod parallelism}.
+ */
+public interface SourceConnector {
+  /** The splits of this source, in a stable order. */
+  List<? extends SourceSplit> splits();
+
+  /** Opens a reader of {@code split}. */
+  SplitReader open(SourceSplit split);
+
+  /** Whether every split ends by itself (file, bounded generators). */
+  boolean bounded();
+}

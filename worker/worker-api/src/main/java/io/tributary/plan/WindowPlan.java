@@ -1,0 +1,22 @@
+package io.tributary.plan;
+
+/**
+ * A window shape. Tumbling: {@code size}. Sliding: {@code size} and {@code slide}. Session:
+ * {@code gap} (a session spans first event to last event plus the gap; sessions that meet merge).
+ * Windows align to the epoch, as in Flink.
+ */
+public record WindowPlan(Type type, long sizeMillis, long slideMillis, long gapMillis) {
+  public enum Type { TUMBLING, SLIDING, SESSION }
+
+  public static WindowPlan tumbling(long size) {
+    return new WindowPlan(Type.TUMBLING, size, size, 0);
+  }
+
+  public static WindowPlan sliding(long size, long slide) {
+    return new WindowPlan(Type.SLIDING, size, slide, 0);
+  }
+
+  public static WindowPlan session(long gap) {
+    return new WindowPlan(Type.SESSION, 0, 0, gap);
+  }
+}
