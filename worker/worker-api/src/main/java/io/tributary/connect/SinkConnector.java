@@ -1,4 +1,4 @@
-package io.tributary.worker.connect;
+package io.tributary.connect;
 
 /** A configured sink. */
 public interface SinkConnector {

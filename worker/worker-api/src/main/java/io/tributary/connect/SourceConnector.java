@@ -1,4 +1,4 @@
-package io.tributary.worker.connect;
+package io.tributary.connect;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tributary.worker.connect;
+package io.tributary.connect;
 
 /**
  * A connector failed: bad configuration (the user's to fix) or an external system (Kafka, a file

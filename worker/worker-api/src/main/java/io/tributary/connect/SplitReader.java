@@ -1,4 +1,4 @@
-package io.tributary.worker.connect;
+package io.tributary.connect;
 
 /**
  * Reads one split on the source task's thread. Must not block for more than a few milliseconds per

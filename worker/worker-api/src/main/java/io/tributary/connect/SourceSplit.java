@@ -1,4 +1,4 @@
-package io.tributary.worker.connect;
+package io.tributary.connect;
 
 /** A unit of source parallelism (a file, a Kafka partition, a slice of a generator). */
 public interface SourceSplit {
