@@ -7,8 +7,11 @@ import java.util.List;
  * subtask {@code i mod parallelism}.
  */
 public interface SourceConnector {
-  /** The splits of this source, in a stable order. */
-  List<? extends SourceSplit> splits();
+  /**
+   * The splits of this source, in a stable order. Sources that can split freely (generators) return
+   * at least {@code parallelism} splits; files and Kafka partitions return what exists.
+   */
+  List<? extends SourceSplit> splits(int parallelism);
 
   /** Opens a reader of {@code split}. */
   SplitReader open(SourceSplit split);
