@@ -1,0 +1,13 @@
+package io.tributary.cli;
+
+import picocli.CommandLine.Command;
+
+/** Benchmarks: commands that print figures. */
+@Command(name = "bench", description = "Run a benchmark and print its figures.",
+    subcommands = {NexmarkBench.class})
+final class BenchCommand implements Runnable {
+  @Override
+  public void run() {
+    System.err.println("tributary: name a benchmark, for example: bench nexmark --query q5 --events 2000000");
+  }
+}

@@ -1,0 +1,51 @@
+package io.tributary.cli;
+
+import io.tributary.connect.ConnectorException;
+import io.tributary.expr.ExpressionException;
+import io.tributary.spec.InvalidSpecException;
+import io.tributary.worker.job.JobFailedException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+
+/** Maps failures to one line for the user and an exit code; no stack traces. */
+final class CliErrors {
+  /** The job spec or the command line is wrong: the user's to fix. */
+  static final int USAGE = 2;
+  /** The job failed while running. */
+  static final int FAILED = 1;
+
+  private CliErrors() {}
+
+  static String describe(Throwable e) {
+    if (e instanceof InvalidSpecException ise) {
+      return ise.getMessage();
+    }
+    if (e instanceof NoSuchFileException nsf) {
+      return "no such file: " + nsf.getFile();
+    }
+    if (e instanceof IOException io) {
+      return "cannot read: " + io.getMessage();
+    }
+    if (e instanceof JobFailedException jf) {
+      return "job failed: " + rootMessage(jf);
+    }
+    if (e instanceof ConnectorException || e instanceof ExpressionException
+        || e instanceof IllegalArgumentException) {
+      return e.getMessage();
+    }
+    return "internal error (" + e.getClass().getSimpleName() + "): " + e.getMessage();
+  }
+
+  static int exitCode(Throwable e) {
+    return e instanceof JobFailedException ? FAILED : USAGE;
+  }
+
+  private static String rootMessage(Throwable e) {
+    String msg = e.getMessage();
+    Throwable c = e.getCause();
+    while (c != null && c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c != null && c.getMessage() != null && !msg.contains(c.getMessage()) ? msg + ": " + c.getMessage() : msg;
+  }
+}

@@ -1,0 +1,35 @@
+package io.tributary.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code tributary} command line. */
+@Command(
+    name = "tributary",
+    mixinStandardHelpOptions = true,
+    version = "tributary 0.1.0",
+    description = "Serverless stream processing with Flink semantics.",
+    subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class})
+public final class Main implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the CLI and returns the exit code (for tests). */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((ex, line, parsed) -> {
+      line.getErr().println("tributary: " + CliErrors.describe(ex));
+      return CliErrors.exitCode(ex);
+    });
+    return cli.execute(args);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.err);
+  }
+}

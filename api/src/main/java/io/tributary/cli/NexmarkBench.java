@@ -1,0 +1,81 @@
+package io.tributary.cli;
+
+import com.sun.management.OperatingSystemMXBean;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.spec.JobSpecs;
+import io.tributary.worker.job.LocalJob;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tributary bench nexmark}: runs Nexmark queries over a bounded stream of generated bids and
+ * prints events per second and CPU seconds, next to a plain single-threaded loop that computes a
+ * keyed tumbling-window count over the same bids.
+ */
+@Command(name = "nexmark", description = "Nexmark queries: events per second and CPU seconds.")
+final class NexmarkBench implements Callable<Integer> {
+  @Option(names = {"-q", "--query"}, split = ",", defaultValue = "q0,q1,q2,q5,q7,q11,count",
+      description = "queries, comma separated (default ${DEFAULT-VALUE})")
+  List<String> queries;
+
+  @Option(names = {"-n", "--events"}, defaultValue = "5000000", description = "bids per run (default ${DEFAULT-VALUE})")
+  long events;
+
+  @Option(names = {"-p", "--parallelism"}, defaultValue = "1", description = "job parallelism (default ${DEFAULT-VALUE})")
+  int parallelism;
+
+  @Option(names = "--state", defaultValue = "heap", description = "state backend (default ${DEFAULT-VALUE})")
+  String stateBackend;
+
+  @Option(names = "--warmup", defaultValue = "1000000", description = "bids in an unmeasured first run (default ${DEFAULT-VALUE})")
+  long warmup;
+
+  @Override
+  public Integer call() throws Exception {
+    Map<String, Figures> figures = new LinkedHashMap<>();
+    if (warmup > 0) {
+      for (String q : queries) {
+        run(q, Math.min(warmup, events));
+      }
+      PlainLoop.keyedTumblingCount(Math.min(warmup, events), 0);
+    }
+    System.out.printf("nexmark: %,d bids per run, parallelism %d, %s state, %d cores%n",
+        events, parallelism, stateBackend, Runtime.getRuntime().availableProcessors());
+    for (String q : queries) {
+      Figures f = run(q, events);
+      String line = String.format("%-6s %,14.0f events/s   %7.2f s wall   %7.2f s CPU   %,d results",
+          q, events / f.wallSeconds, f.wallSeconds, f.cpuSeconds, f.results);
+      System.out.println(line);
+      figures.put(q, f);
+    }
+    PlainLoop.Result loop = PlainLoop.keyedTumblingCount(events, 0);
+    System.out.printf("loop   %,14.0f events/s   %7.2f s wall   (plain Java loop: keyed 10 s tumbling count, %,d results)%n",
+        loop.eventsPerSecond(), loop.seconds(), loop.windowResults());
+    Figures c = figures.get("count");
+    if (c != null) {
+      double ratio = (events / c.wallSeconds) / loop.eventsPerSecond();
+      System.out.printf("ratio  count / loop = %.1f%% (tributary %,.0f events/s vs loop %,.0f events/s)%n",
+          ratio * 100, events / c.wallSeconds, loop.eventsPerSecond());
+    }
+    return 0;
+  }
+
+  private record Figures(double wallSeconds, double cpuSeconds, long results) {}
+
+  private Figures run(String query, long n) throws InterruptedException {
+    ExecutionPlan plan = Jobs.plan(JobSpecs.parse(NexmarkQueries.spec(query, n, parallelism, stateBackend)), null);
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpu0 = os.getProcessCpuTime();
+    long t0 = System.nanoTime();
+    LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
+    job.await();
+    long t1 = System.nanoTime();
+    long cpu1 = os.getProcessCpuTime();
+    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, job.metrics().recordsOut());
+  }
+}

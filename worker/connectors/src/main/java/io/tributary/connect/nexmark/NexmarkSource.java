@@ -1,0 +1,54 @@
+package io.tributary.connect.nexmark;
+
+import io.tributary.connect.SourceConnector;
+import io.tributary.connect.SourceSplit;
+import io.tributary.connect.SplitReader;
+import io.tributary.connect.internal.GeneratorReader;
+import io.tributary.connect.internal.GeneratorSplit;
+import java.util.List;
+
+/**
+ * The Nexmark source. With no kind, every event is emitted with a leading {@code eventType}
+ * field; with one kind, only events of that kind, without {@code eventType}, and {@code events}
+ * counts only those. Split {@code i} of {@code n} emits the {@code i}-th, {@code (i+n)}-th, ...
+ * event (of the kind), so the splits together emit each event exactly once.
+ */
+public final class NexmarkSource implements SourceConnector {
+  private final String sourceId;
+  private final long events;
+  private final NexmarkKind kind;
+  private final long seed;
+  private final double eventRate;
+
+  /**
+   * @param events total events over all splits, or {@code Long.MAX_VALUE} for unbounded
+   * @param kind the only kind to emit, or null for all
+   */
+  public NexmarkSource(String sourceId, long events, NexmarkKind kind, long seed, double eventRate) {
+    this.sourceId = sourceId;
+    this.events = events;
+    this.kind = kind;
+    this.seed = seed;
+    this.eventRate = eventRate;
+  }
+
+  @Override
+  public List<GeneratorSplit> splits(int parallelism) {
+    return GeneratorSplit.all(sourceId, parallelism);
+  }
+
+  @Override
+  public SplitReader open(SourceSplit split) {
+    NexmarkGenerator generator = new NexmarkGenerator(seed, eventRate);
+    GeneratorSplit s = (GeneratorSplit) split;
+    if (kind == null) {
+      return new GeneratorReader(s, events, generator::event);
+    }
+    return new GeneratorReader(s, events, i -> generator.eventOfKind(NexmarkIds.eventNumber(kind, i)));
+  }
+
+  @Override
+  public boolean bounded() {
+    return events != Long.MAX_VALUE;
+  }
+}

@@ -1,0 +1,60 @@
+package io.tributary.connect.datagen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.connect.CollectingOutput;
+import io.tributary.connect.SplitReader;
+import io.tributary.stream.Record;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DatagenSourceTest {
+  @Test
+  void recordsFollowTheDocumentedShape() {
+    DatagenSource source = new DatagenSource("gen", 100, 7, 42, 10, 1000);
+    List<Record> records = CollectingOutput.readAll(source, 1, 30).records;
+
+    assertThat(records).hasSize(100);
+    for (int i = 0; i < records.size(); i++) {
+      Record r = records.get(i);
+      assertThat(r.schema()).isSameAs(DatagenSource.SCHEMA);
+      assertThat(r.get("id")).isEqualTo((long) i);
+      assertThat((Long) r.get("key")).isBetween(0L, 6L);
+      assertThat((Double) r.get("value")).isBetween(0.0, 1000.0);
+      assertThat(r.get("ts")).isEqualTo(1000L + i * 10L);
+    }
+    assertThat(records).extracting(r -> r.get("key")).as("all keys occur").contains(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+    assertThat(records).extracting(r -> r.get("value")).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void splitsTogetherProduceEachRecordOnceAndSameAsOneSplit() {
+    DatagenSource source = new DatagenSource("gen", 1000, 50, 3, 1, 0);
+    List<Record> single = CollectingOutput.readAll(source, 1, 64).records;
+    List<Record> split = CollectingOutput.readAll(source, 3, 17).records.stream()
+        .sorted(Comparator.comparing(r -> (Long) r.get("id"))).toList();
+
+    assertThat(source.splits(3)).hasSize(3);
+    assertThat(split).isEqualTo(single);
+  }
+
+  @Test
+  void seedDecidesTheValues() {
+    DatagenSource a = new DatagenSource("gen", 50, 1000, 1, 1, 0);
+    DatagenSource b = new DatagenSource("gen", 50, 1000, 2, 1, 0);
+    assertThat(CollectingOutput.readAll(a, 2, 10).records).isEqualTo(CollectingOutput.readAll(a, 2, 10).records);
+    assertThat(CollectingOutput.readAll(a, 1, 50).records).isNotEqualTo(CollectingOutput.readAll(b, 1, 50).records);
+  }
+
+  @Test
+  void unboundedWithoutCount() {
+    DatagenSource source = new DatagenSource("gen", Long.MAX_VALUE, 10, 0, 1, 0);
+    assertThat(source.bounded()).isFalse();
+    try (SplitReader reader = source.open(source.splits(2).get(1))) {
+      CollectingOutput out = new CollectingOutput();
+      assertThat(reader.read(out, 5)).isEqualTo(5);
+      assertThat(out.records).extracting(r -> r.get("id")).containsExactly(1L, 3L, 5L, 7L, 9L);
+    }
+  }
+}

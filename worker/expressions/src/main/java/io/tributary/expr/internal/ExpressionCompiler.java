@@ -1,0 +1,85 @@
+package io.tributary.expr.internal;
+
+import io.tributary.expr.CompiledExpression;
+import io.tributary.expr.ExpressionException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.codehaus.commons.compiler.CompileException;
+import org.codehaus.janino.SimpleCompiler;
+
+/**
+ * Compiles checked expressions to JVM bytecode with Janino: one generated subclass of
+ * {@link GeneratedExpression} per distinct expression text, cached, instantiated per call.
+ */
+public final class ExpressionCompiler {
+  private static final int MAX_CACHED = 1024;
+  private static final String CLASS_NAME = "io.tributary.expr.generated.Expression";
+  private static final Map<String, Template> CACHE = new ConcurrentHashMap<>();
+
+  private ExpressionCompiler() {}
+
+  /** A compiled class with what its constructor needs. */
+  private record Template(Constructor<?> constructor, String[] fields, Object[] constants) {}
+
+  /** A fresh, not thread-safe instance evaluating {@code sql}. */
+  public static CompiledExpression compile(String sql) {
+    Template t = CACHE.get(sql);
+    if (t == null) {
+      if (CACHE.size() >= MAX_CACHED) {
+        CACHE.clear();
+      }
+      t = CACHE.computeIfAbsent(sql, ExpressionCompiler::build);
+    }
+    try {
+      return (CompiledExpression) t.constructor.newInstance(sql, t.fields, t.constants);
+    } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot instantiate compiled expression `" + sql + "`", e);
+    }
+  }
+
+  private static Template build(String sql) {
+    Generator g = Analysis.generate(sql);
+    String source = source(g, Analysis.root(g, sql));
+    SimpleCompiler compiler = new SimpleCompiler();
+    compiler.setParentClassLoader(ExpressionCompiler.class.getClassLoader());
+    try {
+      compiler.cook(source);
+      Class<?> c = compiler.getClassLoader().loadClass(CLASS_NAME);
+      Constructor<?> ctor = c.getConstructor(String.class, String[].class, Object[].class);
+      return new Template(ctor, g.fields.toArray(new String[0]), g.constants.toArray());
+    } catch (CompileException | ClassNotFoundException | NoSuchMethodException e) {
+      throw new ExpressionException("internal error compiling `" + sql + "`: " + e.getMessage()
+          + "\n" + source, e);
+    }
+  }
+
+  /** The Java source of the generated class. */
+  static String source(Generator g, Code root) {
+    StringBuilder s = new StringBuilder();
+    s.append("package io.tributary.expr.generated;\n")
+        .append("import io.tributary.expr.internal.*;\n")
+        .append("public final class Expression extends GeneratedExpression {\n");
+    for (int i = 0; i < g.fields.size(); i++) {
+      s.append("  private int i").append(i).append(" = -1;\n");
+    }
+    for (int i = 0; i < g.constants.size(); i++) {
+      s.append("  private final ").append(g.constantTypes.get(i)).append(" k").append(i).append(";\n");
+    }
+    s.append("  public Expression(String sql, String[] fields, Object[] k) {\n    super(sql, fields);\n");
+    for (int i = 0; i < g.constants.size(); i++) {
+      s.append("    this.k").append(i).append(" = (").append(g.constantTypes.get(i)).append(") k[").append(i).append("];\n");
+    }
+    s.append("  }\n  protected void bind(io.tributary.stream.Schema s) {\n");
+    for (int i = 0; i < g.fields.size(); i++) {
+      s.append("    i").append(i).append(" = position(s, ").append(i).append(");\n");
+    }
+    s.append("  }\n  protected Object evaluate(Object[] v) {\n");
+    for (int i = 0; i < g.temps; i++) {
+      s.append("    Object t").append(i).append(" = null;\n");
+    }
+    s.append("    return ").append(root.java()).append(";\n  }\n}\n");
+    return s.toString();
+  }
+}

@@ -1,0 +1,111 @@
+package io.tributary.expr;
+
+import static io.tributary.expr.Records.eval;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ExpressionErrorsTest {
+  @Test
+  void parseErrorsGivePositionAndToken() {
+    assertThatThrownBy(() -> Expressions.validate("price >> 3"))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessageContaining("price >> 3")
+        .hasMessageContaining("line 1, column 7");
+    assertThatThrownBy(() -> Expressions.validate("a +"))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessageContaining("Encountered");
+    assertThatThrownBy(() -> Expressions.validate(" "))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessageContaining("empty");
+  }
+
+  @Test
+  void reservedWordGetsAQuotingHint() {
+    assertThatThrownBy(() -> Expressions.validate("timestamp > 1"))
+        .hasMessageContaining("quote a field of that name: \"timestamp\"");
+  }
+
+  @Test
+  void unsupportedFunctionsAndOperatorsAreNamed() {
+    assertThatThrownBy(() -> Expressions.compile("foo(a)"))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessageContaining("unsupported function FOO");
+    assertThatThrownBy(() -> Expressions.validate("a IS DISTINCT FROM b"))
+        .hasMessageContaining("unsupported operator IS DISTINCT FROM");
+    assertThatThrownBy(() -> Expressions.validate("a SIMILAR TO 'x'"))
+        .hasMessageContaining("unsupported operator");
+    assertThatThrownBy(() -> Expressions.validate("sum(a) > 1"))
+        .hasMessageContaining("aggregate function SUM is not allowed here");
+    assertThatThrownBy(() -> Expressions.validate("CAST(a AS DATE)"))
+        .hasMessageContaining("unsupported CAST target type DATE");
+    assertThatThrownBy(() -> Expressions.validate("DATE '2020-01-01'"))
+        .hasMessageContaining("unsupported literal");
+    assertThatThrownBy(() -> Expressions.validate("a.b = 1"))
+        .hasMessageContaining("nested field 'a.b'");
+    assertThatThrownBy(() -> Expressions.validate("a IN (1, b)"))
+        .hasMessageContaining("IN list may only contain literals");
+    assertThatThrownBy(() -> Expressions.validate("ROUND(a, 1, 2)"))
+        .hasMessageContaining("ROUND takes 1 to 2 argument(s), got 3");
+    assertThatThrownBy(() -> Expressions.validate("FLOOR(a TO DAY)"))
+        .hasMessageContaining("FLOOR ... TO <time unit> is not supported");
+  }
+
+  @Test
+  void staticallyKnownTypeErrorsFailValidation() {
+    assertThatThrownBy(() -> Expressions.validate("'abc' + 1"))
+        .hasMessageContaining("'+' needs a number, got VARCHAR 'abc'")
+        .hasMessageContaining("line 1, column 1");
+    assertThatThrownBy(() -> Expressions.validate("a = 'x' AND 1"))
+        .hasMessageContaining("AND needs a BOOLEAN, got BIGINT 1");
+    assertThatThrownBy(() -> Expressions.validate("a > 1 AND b < 'x' AND 1 = 'x'"))
+        .hasMessageContaining("cannot compare BIGINT 1 with VARCHAR 'x'");
+    assertThatThrownBy(() -> Expressions.validate("UPPER(1)"))
+        .hasMessageContaining("UPPER needs a VARCHAR");
+    assertThatThrownBy(() -> Expressions.validate("CASE WHEN a THEN 1 ELSE 'x' END"))
+        .hasMessageContaining("incompatible types");
+    assertThatThrownBy(() -> Expressions.validate("a IN (1, 'x')"))
+        .hasMessageContaining("cannot compare");
+    assertThatThrownBy(() -> Expressions.validate("99999999999999999999 + a"))
+        .hasMessageContaining("out of BIGINT range");
+    assertThatThrownBy(() -> Expressions.validate("s LIKE 'a!' ESCAPE '!'"))
+        .hasMessageContaining("ends with the escape character");
+  }
+
+  @Test
+  void runtimeErrorsNameTheExpressionAndValue() {
+    assertThatThrownBy(() -> eval("a + 1", "a", "abc"))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessage("cannot evaluate `a + 1`: cannot apply '+' to VARCHAR 'abc' and BIGINT 1");
+    assertThatThrownBy(() -> eval("a / b", "a", 1L, "b", 0L))
+        .hasMessage("cannot evaluate `a / b`: division by zero");
+    assertThatThrownBy(() -> eval("a % 0", "a", 1L))
+        .hasMessageContaining("division by zero");
+    assertThatThrownBy(() -> eval("a / 0.0", "a", 1.5))
+        .hasMessageContaining("division by zero");
+    assertThatThrownBy(() -> eval("a * 2", "a", Long.MAX_VALUE))
+        .hasMessageContaining("BIGINT overflow");
+    assertThatThrownBy(() -> eval("a > 1", "a", "x"))
+        .hasMessageContaining("cannot apply '>' to VARCHAR 'x' and BIGINT 1");
+    assertThatThrownBy(() -> eval("a AND TRUE", "a", 1L))
+        .hasMessageContaining("AND needs a BOOLEAN, got BIGINT 1");
+    assertThatThrownBy(() -> eval("UPPER(a)", "a", 1L))
+        .hasMessageContaining("UPPER needs a VARCHAR, got BIGINT 1");
+    assertThatThrownBy(() -> eval("CAST(a AS BIGINT)", "a", "1x"))
+        .hasMessageContaining("cannot cast VARCHAR '1x' to BIGINT");
+    assertThatThrownBy(() -> eval("CAST(a AS INTEGER)", "a", 1L << 40))
+        .hasMessageContaining("to INTEGER");
+    assertThatThrownBy(() -> eval("a IN (1, 2)", "a", "x"))
+        .hasMessageContaining("IN");
+    assertThatThrownBy(() -> eval("SUBSTRING(a FROM 1 FOR -1)", "a", "x"))
+        .hasMessageContaining("must not be negative");
+  }
+
+  @Test
+  void testRejectsNonBooleanConditions() {
+    CompiledExpression e = Expressions.compile("a + 1");
+    assertThatThrownBy(() -> e.test(Records.of("a", 1L)))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessageContaining("must be BOOLEAN, got BIGINT 2");
+  }
+}

@@ -1,0 +1,39 @@
+package io.tributary.worker.exchange;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Where the buffers of a receiving task's channels arrive, in arrival order per channel. Written by
+ * sender threads, read by the receiving task's thread, which is woken on arrival.
+ */
+public final class InputGate {
+  /** A buffer and the index of the channel it came on. */
+  public record Arrival(int channel, Buffer buffer) {}
+
+  private final ConcurrentLinkedQueue<Arrival> queue = new ConcurrentLinkedQueue<>();
+  private final int channels;
+  private volatile Runnable wakeup = () -> {};
+
+  public InputGate(int channels) {
+    this.channels = channels;
+  }
+
+  public int channelCount() {
+    return channels;
+  }
+
+  /** Sets what wakes the receiving task. */
+  public void onArrival(Runnable wakeup) {
+    this.wakeup = wakeup;
+  }
+
+  void deliver(int channel, Buffer buffer) {
+    queue.add(new Arrival(channel, buffer));
+    wakeup.run();
+  }
+
+  /** The next arrival, or null. Receiving task thread only. */
+  public Arrival poll() {
+    return queue.poll();
+  }
+}

@@ -1,0 +1,83 @@
+package io.tributary.worker.task;
+
+import io.tributary.plan.OperatorPlan;
+import io.tributary.stream.Record;
+import io.tributary.stream.Watermark;
+import io.tributary.worker.operator.Operator;
+import io.tributary.worker.operator.OperatorContext;
+import io.tributary.worker.operator.OperatorMetrics;
+import io.tributary.worker.operator.Output;
+import io.tributary.worker.timer.HeapTimerService;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One operator of a task's chain with its outputs: chained operators are called directly, exchanges
+ * get serialized elements. Also tracks the operator's watermark and the one waiting to be applied
+ * while its due timers fire.
+ */
+final class ChainNode {
+  final OperatorPlan plan;
+  final Operator operator;
+  final OperatorMetrics metrics = new OperatorMetrics();
+  final List<ChainNode> children = new ArrayList<>();
+  final List<ExchangeOutput> exchanges = new ArrayList<>();
+  final Map<String, List<ChainNode>> sideChildren = new HashMap<>();
+  final Map<String, List<ExchangeOutput>> sideExchanges = new HashMap<>();
+  final Output output = new NodeOutput();
+  HeapTimerService timers;
+  OperatorContext context;
+  long watermark = Watermark.NONE;
+  long pendingWatermark = Watermark.NONE;
+  long recordsOut;
+
+  ChainNode(OperatorPlan plan, Operator operator) {
+    this.plan = plan;
+    this.operator = operator;
+  }
+
+  boolean hasPendingWatermark() {
+    return pendingWatermark > watermark;
+  }
+
+  void offerWatermark(long wm) {
+    if (wm > pendingWatermark) {
+      pendingWatermark = wm;
+    }
+  }
+
+  void process(Record record) {
+    operator.processElement(record, output);
+  }
+
+  private final class NodeOutput implements Output {
+    @Override
+    public void emit(Record record) {
+      recordsOut++;
+      for (int i = 0, n = children.size(); i < n; i++) {
+        children.get(i).process(record);
+      }
+      for (int i = 0, n = exchanges.size(); i < n; i++) {
+        exchanges.get(i).writeRecord(record);
+      }
+    }
+
+    @Override
+    public void emitSide(String name, Record record) {
+      List<ChainNode> nodes = sideChildren.get(name);
+      if (nodes != null) {
+        for (ChainNode c : nodes) {
+          c.process(record);
+        }
+      }
+      List<ExchangeOutput> outs = sideExchanges.get(name);
+      if (outs != null) {
+        for (ExchangeOutput e : outs) {
+          e.writeRecord(record);
+        }
+      }
+    }
+  }
+}

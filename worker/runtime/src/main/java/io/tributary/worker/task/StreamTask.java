@@ -1,0 +1,345 @@
+package io.tributary.worker.task;
+
+import io.tributary.stream.Barrier;
+import io.tributary.stream.EndOfInput;
+import io.tributary.stream.IdleStatus;
+import io.tributary.stream.Record;
+import io.tributary.stream.StreamElement;
+import io.tributary.stream.Watermark;
+import io.tributary.worker.operator.Timer;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+
+/**
+ * One subtask of a stage: a thread that runs a mailbox loop over its input, its chain of operators
+ * and its outgoing exchanges. Records, watermarks, timers, barriers and control mail are all handled
+ * on this thread.
+ *
+ * <p>Backpressure: before taking more input, and between two timer firings, the task checks that no
+ * outgoing buffer waits for credit; if one does, it waits for credit mail. So what waits is at most
+ * the output of one input element (contract C2).
+ *
+ * <pre>
+ *   CREATED -> RUNNING -> FINISHING -> FINISHED
+ *                  \-------------\---> FAILED | CANCELLED
+ * </pre>
+ */
+public final class StreamTask implements Runnable {
+  private final String name;
+  private final TaskInput input;
+  private final List<ChainNode> nodes; // topological order
+  private final List<ChainNode> heads;
+  private final List<ExchangeOutput> allExchanges;
+  private final Mailbox mailbox = new Mailbox();
+  private final TaskCounters counters = new TaskCounters();
+  private final TaskListener listener;
+  private final List<AutoCloseable> resources;
+  private volatile boolean cancelled;
+  private boolean idle;
+  private long recordsIn;
+  private long lastBarrier = Long.MIN_VALUE;
+
+  /** Told when the task ends. */
+  public interface TaskListener {
+    void finished(StreamTask task);
+
+    void failed(StreamTask task, Throwable error);
+  }
+
+  StreamTask(String name, TaskInput input, List<ChainNode> nodes, List<ChainNode> heads,
+      List<ExchangeOutput> allExchanges, List<AutoCloseable> resources, TaskListener listener) {
+    this.name = name;
+    this.input = input;
+    this.nodes = nodes;
+    this.heads = heads;
+    this.allExchanges = allExchanges;
+    this.resources = resources;
+    this.listener = listener;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Mailbox mailbox() {
+    return mailbox;
+  }
+
+  public TaskCounters counters() {
+    return counters;
+  }
+
+  List<ChainNode> nodes() {
+    return nodes;
+  }
+
+  /** Whether this task reads source splits. */
+  public boolean isSource() {
+    return input instanceof SourceInput;
+  }
+
+  /** Records dropped as late by this task's operators. */
+  public long lateDropped() {
+    return nodes.stream().mapToLong(n -> n.metrics.lateDropped()).sum();
+  }
+
+  /** Malformed records counted by this task's operators. */
+  public long malformed() {
+    return nodes.stream().mapToLong(n -> n.metrics.malformed()).sum();
+  }
+
+  /** Stops the task at its next step. Any thread. */
+  public void cancel() {
+    cancelled = true;
+    mailbox.wakeup();
+  }
+
+  @Override
+  public void run() {
+    mailbox.bindToCurrentThread();
+    try {
+      openAll();
+      input.open(this);
+      loop();
+      finishAll();
+      counters.finished = true;
+      publish();
+      listener.finished(this);
+    } catch (Throwable t) {
+      listener.failed(this, t);
+    } finally {
+      closeAll();
+    }
+  }
+
+  private void loop() {
+    boolean inputEnded = false;
+    while (true) {
+      checkCancelled();
+      mailbox.runMail();
+      if (!outputsAvailable() && !drainOutputs()) {
+        mailbox.await(Long.MAX_VALUE);
+        continue;
+      }
+      if (firePendingWatermarks()) {
+        continue;
+      }
+      if (inputEnded) {
+        return;
+      }
+      int r = input.step();
+      if (r == TaskInput.END) {
+        inputEnded = true;
+      } else if (r == TaskInput.NOTHING) {
+        publish();
+        flushOutputs();
+        mailbox.await(input.maxWaitNanos());
+      }
+    }
+  }
+
+  // ---- called by inputs, on the task thread ----
+
+  /** Whether the task can take another input element now. */
+  boolean canTakeInput() {
+    return !hasPendingWatermark() && outputsAvailable();
+  }
+
+  void processRecord(ChainNode head, Record record) {
+    if ((++recordsIn & 1023) == 0) {
+      publish();
+    }
+    if (idle) {
+      setIdle(false);
+    }
+    head.process(record);
+  }
+
+  /** The task's combined input watermark advanced. */
+  void advanceWatermark(long watermark) {
+    if (idle) {
+      setIdle(false);
+    }
+    for (ChainNode h : heads) {
+      h.offerWatermark(watermark);
+    }
+    counters.watermark = watermark;
+  }
+
+  /** Every active input went idle, or one came back. */
+  void setIdle(boolean nowIdle) {
+    if (idle == nowIdle) {
+      return;
+    }
+    idle = nowIdle;
+    counters.idle = nowIdle;
+    StreamElement status = nowIdle ? IdleStatus.IDLE : IdleStatus.ACTIVE;
+    for (ExchangeOutput e : allExchanges) {
+      e.broadcast(status);
+    }
+  }
+
+  void processBarrier(long checkpointId) {
+    if (checkpointId <= lastBarrier) {
+      throw new IllegalStateException("barrier " + checkpointId + " after " + lastBarrier + " in " + name);
+    }
+    lastBarrier = checkpointId;
+    for (ChainNode n : nodes) {
+      n.operator.onBarrier(checkpointId);
+    }
+    Barrier barrier = new Barrier(checkpointId);
+    for (ExchangeOutput e : allExchanges) {
+      e.broadcast(barrier);
+    }
+    flushOutputs();
+  }
+
+  // ---- watermarks and timers ----
+
+  private boolean hasPendingWatermark() {
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      if (nodes.get(i).hasPendingWatermark()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Applies pending watermarks in chain order, firing due timers one at a time and stopping when
+   * downstream has no credit. Returns true if a pending watermark remains.
+   */
+  private boolean firePendingWatermarks() {
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      ChainNode node = nodes.get(i);
+      if (!node.hasPendingWatermark()) {
+        continue;
+      }
+      long wm = node.pendingWatermark;
+      if (node.timers != null) {
+        Timer t;
+        while (outputsAvailable() && (t = node.timers.pollDue(wm)) != null) {
+          node.operator.onTimer(t, node.output);
+        }
+        if (!outputsAvailable()) {
+          return true;
+        }
+        node.timers.advanceWatermark(wm);
+      }
+      node.watermark = wm;
+      long out = node.operator.onWatermark(wm, node.output);
+      forwardWatermark(node, out);
+    }
+    return hasPendingWatermark();
+  }
+
+  private void forwardWatermark(ChainNode node, long wm) {
+    if (wm == Watermark.NONE) {
+      return;
+    }
+    Watermark element = new Watermark(wm);
+    for (ChainNode c : node.children) {
+      c.offerWatermark(wm);
+    }
+    for (List<ChainNode> side : node.sideChildren.values()) {
+      for (ChainNode c : side) {
+        c.offerWatermark(wm);
+      }
+    }
+    for (ExchangeOutput e : node.exchanges) {
+      e.writeWatermark(wm, element);
+    }
+    for (List<ExchangeOutput> side : node.sideExchanges.values()) {
+      for (ExchangeOutput e : side) {
+        e.writeWatermark(wm, element);
+      }
+    }
+  }
+
+  // ---- outputs ----
+
+  private boolean outputsAvailable() {
+    for (int i = 0, n = allExchanges.size(); i < n; i++) {
+      if (!allExchanges.get(i).isAvailable()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean drainOutputs() {
+    boolean all = true;
+    for (ExchangeOutput e : allExchanges) {
+      all &= e.drain();
+    }
+    return all;
+  }
+
+  private void flushOutputs() {
+    for (ExchangeOutput e : allExchanges) {
+      e.flush();
+    }
+  }
+
+  // ---- lifecycle ----
+
+  private void openAll() {
+    for (ChainNode n : nodes) {
+      n.operator.open(n.context);
+    }
+  }
+
+  private void finishAll() {
+    for (ChainNode n : nodes) {
+      n.operator.finish(n.output);
+    }
+    for (ExchangeOutput e : allExchanges) {
+      e.broadcast(EndOfInput.INSTANCE);
+    }
+    flushOutputs();
+    while (!drainOutputs()) {
+      checkCancelled();
+      mailbox.runMail();
+      mailbox.await(Long.MAX_VALUE);
+    }
+  }
+
+  private void closeAll() {
+    try {
+      input.close();
+    } catch (RuntimeException e) {
+      // closing after a failure: the first error is what matters
+    }
+    for (ChainNode n : nodes) {
+      try {
+        n.operator.close();
+      } catch (RuntimeException e) {
+        // same
+      }
+    }
+    for (AutoCloseable r : resources) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        // same
+      }
+    }
+  }
+
+  private void publish() {
+    counters.recordsIn = recordsIn;
+    long out = 0;
+    for (ChainNode n : nodes) {
+      if (n.operator instanceof SinkOperator s) {
+        out += s.written();
+      }
+    }
+    counters.recordsOut = out;
+  }
+
+  private void checkCancelled() {
+    if (cancelled) {
+      throw new CancellationException("task " + name + " cancelled");
+    }
+  }
+}

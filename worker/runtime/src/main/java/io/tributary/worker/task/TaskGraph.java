@@ -1,0 +1,266 @@
+package io.tributary.worker.task;
+
+import io.tributary.connect.Connectors;
+import io.tributary.connect.SinkConnector;
+import io.tributary.connect.SourceConnector;
+import io.tributary.connect.SourceSplit;
+import io.tributary.plan.ChainLink;
+import io.tributary.plan.EdgePlan;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.plan.TransformPlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.state.KeyGroups;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.worker.exchange.Buffer;
+import io.tributary.worker.exchange.ElementWriter;
+import io.tributary.worker.exchange.InProcessChannel;
+import io.tributary.worker.exchange.InboundChannel;
+import io.tributary.worker.exchange.InputGate;
+import io.tributary.worker.operator.Operator;
+import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.window.WindowOperator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns an {@link ExecutionPlan} into the tasks of one process: one {@link StreamTask} per (stage,
+ * subtask), connected by in-process channels.
+ */
+public final class TaskGraph {
+  private final ExecutionPlan plan;
+  private final Map<String, StateBackendFactory> stateBackends;
+  private final int credits;
+  private final int bufferSize;
+  private final StreamTask.TaskListener listener;
+  /** Per stage, per subtask: the operators by id. */
+  private final Map<Integer, List<Map<String, ChainNode>>> nodes = new HashMap<>();
+  private final Map<Integer, List<List<ExchangeOutput>>> exchanges = new HashMap<>();
+  private final Map<Integer, List<List<AutoCloseable>>> resources = new HashMap<>();
+  private final List<StreamTask> tasks = new ArrayList<>();
+
+  private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends, int credits,
+      int bufferSize, StreamTask.TaskListener listener) {
+    this.plan = plan;
+    this.stateBackends = stateBackends;
+    this.credits = credits;
+    this.bufferSize = bufferSize;
+    this.listener = listener;
+  }
+
+  /**
+   * Builds the tasks of {@code plan} (not started).
+   *
+   * @param stateBackends keyed state backends by name; the plan's {@code stateBackend} must be one
+   * @param credits buffers a receiver accepts per channel
+   */
+  public static List<StreamTask> build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
+      int credits, StreamTask.TaskListener listener) {
+    TaskGraph g = new TaskGraph(plan, stateBackends, credits, Buffer.DEFAULT_SIZE, listener);
+    g.buildNodes();
+    g.buildTasks();
+    return g.tasks;
+  }
+
+  private void buildNodes() {
+    for (StagePlan stage : plan.stages()) {
+      List<Map<String, ChainNode>> perSubtask = new ArrayList<>();
+      List<List<AutoCloseable>> res = new ArrayList<>();
+      for (int i = 0; i < stage.parallelism(); i++) {
+        Map<String, ChainNode> byId = new LinkedHashMap<>();
+        List<AutoCloseable> closeables = new ArrayList<>();
+        for (OperatorPlan op : stage.operators()) {
+          byId.put(op.id(), createNode(stage, i, op, closeables));
+        }
+        for (ChainLink link : stage.links()) {
+          ChainNode from = byId.get(link.from());
+          ChainNode to = byId.get(link.to());
+          if (link.port() == null) {
+            from.children.add(to);
+          } else {
+            from.sideChildren.computeIfAbsent(link.port(), k -> new ArrayList<>()).add(to);
+          }
+        }
+        perSubtask.add(byId);
+        res.add(closeables);
+      }
+      nodes.put(stage.id(), perSubtask);
+      resources.put(stage.id(), res);
+      List<List<ExchangeOutput>> ex = new ArrayList<>();
+      for (int i = 0; i < stage.parallelism(); i++) {
+        ex.add(new ArrayList<>());
+      }
+      exchanges.put(stage.id(), ex);
+    }
+  }
+
+  private ChainNode createNode(StagePlan stage, int subtask, OperatorPlan op, List<AutoCloseable> closeables) {
+    KeyedStateBackend state = null;
+    Operator operator;
+    if (op instanceof SourcePlan) {
+      operator = new SourceOperator();
+    } else if (op instanceof TransformPlan t) {
+      operator = new TransformOperator(t);
+    } else if (op instanceof WindowAggregatePlan w) {
+      operator = new WindowOperator(w);
+      StateBackendFactory factory = stateBackends.get(plan.stateBackend());
+      if (factory == null) {
+        throw new IllegalArgumentException("unknown state backend '" + plan.stateBackend()
+            + "'; available: " + stateBackends.keySet());
+      }
+      state = factory.create(plan.jobName(), op.id(),
+          KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask), plan.maxParallelism());
+      closeables.add(state);
+    } else if (op instanceof SinkPlan s) {
+      SinkConnector sink = Connectors.sink(s);
+      operator = new SinkOperator(sink.open(subtask, stage.parallelism()));
+    } else {
+      throw new IllegalArgumentException("unknown operator kind " + op);
+    }
+    ChainNode node = new ChainNode(op, operator);
+    if (state != null) {
+      node.timers = new HeapTimerService(state);
+    }
+    node.context = new TaskOperatorContext(plan.jobName(), op.id(), subtask, stage.parallelism(),
+        plan.maxParallelism(), state, node.timers, node.metrics);
+    return node;
+  }
+
+  private void buildTasks() {
+    // inbound channels per (stage, subtask), in gate order
+    Map<Integer, List<List<InProcessChannel>>> inbound = new HashMap<>();
+    Map<Integer, List<List<ChainNode>>> inboundHeads = new HashMap<>();
+    Map<Integer, List<InputGate>> gates = new HashMap<>();
+    for (StagePlan stage : plan.stages()) {
+      List<EdgePlan> ins = plan.inputsOf(stage.id());
+      if (ins.isEmpty()) {
+        continue;
+      }
+      int channelsPerReceiver = 0;
+      for (EdgePlan e : ins) {
+        channelsPerReceiver += e.partitioning() == EdgePlan.Partitioning.FORWARD
+            ? 1 : plan.stage(e.fromStage()).parallelism();
+      }
+      List<InputGate> g = new ArrayList<>();
+      List<List<InProcessChannel>> ch = new ArrayList<>();
+      List<List<ChainNode>> hd = new ArrayList<>();
+      for (int j = 0; j < stage.parallelism(); j++) {
+        g.add(new InputGate(channelsPerReceiver));
+        ch.add(new ArrayList<>());
+        hd.add(new ArrayList<>());
+      }
+      gates.put(stage.id(), g);
+      inbound.put(stage.id(), ch);
+      inboundHeads.put(stage.id(), hd);
+      for (EdgePlan e : ins) {
+        connect(e, g, ch, hd);
+      }
+    }
+    for (StagePlan stage : plan.stages()) {
+      for (int i = 0; i < stage.parallelism(); i++) {
+        tasks.add(createTask(stage, i, gates.get(stage.id()), inbound.get(stage.id()), inboundHeads.get(stage.id())));
+      }
+    }
+    // a returned credit wakes the sending task
+    for (Map.Entry<Integer, List<List<ExchangeOutput>>> e : exchanges.entrySet()) {
+      for (int i = 0; i < e.getValue().size(); i++) {
+        StreamTask t = taskOf(e.getKey(), i);
+        for (ExchangeOutput out : e.getValue().get(i)) {
+          out.onCredit(t.mailbox()::wakeup);
+        }
+      }
+    }
+  }
+
+  private void connect(EdgePlan e, List<InputGate> gates, List<List<InProcessChannel>> channels,
+      List<List<ChainNode>> heads) {
+    StagePlan from = plan.stage(e.fromStage());
+    StagePlan to = plan.stage(e.toStage());
+    boolean forward = e.partitioning() == EdgePlan.Partitioning.FORWARD;
+    List<List<ElementWriter>> writersBySender = new ArrayList<>();
+    for (int i = 0; i < from.parallelism(); i++) {
+      writersBySender.add(new ArrayList<>());
+    }
+    for (int j = 0; j < to.parallelism(); j++) {
+      ChainNode head = nodes.get(to.id()).get(j).get(e.toOperator());
+      for (int i = 0; i < from.parallelism(); i++) {
+        if (forward && i != j) {
+          continue;
+        }
+        int index = channels.get(j).size();
+        InProcessChannel c = new InProcessChannel(gates.get(j), index, credits, bufferSize);
+        channels.get(j).add(c);
+        heads.get(j).add(head);
+        writersBySender.get(i).add(new ElementWriter(c));
+      }
+    }
+    for (int i = 0; i < from.parallelism(); i++) {
+      ChainNode src = nodes.get(from.id()).get(i).get(e.fromOperator());
+      ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i);
+      if (e.port() == null) {
+        src.exchanges.add(out);
+      } else {
+        src.sideExchanges.computeIfAbsent(e.port(), k -> new ArrayList<>()).add(out);
+      }
+      exchanges.get(from.id()).get(i).add(out);
+    }
+  }
+
+  private StreamTask createTask(StagePlan stage, int i, List<InputGate> gates,
+      List<List<InProcessChannel>> inbound, List<List<ChainNode>> inboundHeads) {
+    Map<String, ChainNode> byId = nodes.get(stage.id()).get(i);
+    List<ChainNode> ordered = new ArrayList<>(byId.values());
+    TaskInput input;
+    List<ChainNode> heads = new ArrayList<>();
+    OperatorPlan first = stage.operators().get(0);
+    if (first instanceof SourcePlan sp) {
+      ChainNode head = byId.get(sp.id());
+      heads.add(head);
+      SourceConnector connector = sourceConnector(stage, sp);
+      List<SourceSplit> mine = new ArrayList<>();
+      List<? extends SourceSplit> all = connector.splits(stage.parallelism());
+      for (int s = 0; s < all.size(); s++) {
+        if (s % stage.parallelism() == i) {
+          mine.add(all.get(s));
+        }
+      }
+      double rate = sp.maxRecordsPerSecond() > 0 ? sp.maxRecordsPerSecond() / stage.parallelism() : 0;
+      input = new SourceInput(sp, connector, mine, head, rate);
+    } else {
+      List<InProcessChannel> ch = inbound.get(i);
+      List<ChainNode> hd = inboundHeads.get(i);
+      for (ChainNode h : hd) {
+        if (!heads.contains(h)) {
+          heads.add(h);
+        }
+      }
+      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]));
+    }
+    String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
+    return new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
+        resources.get(stage.id()).get(i), listener);
+  }
+
+  private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();
+
+  private SourceConnector sourceConnector(StagePlan stage, SourcePlan sp) {
+    return sourceConnectors.computeIfAbsent(stage.id(), k -> Connectors.source(sp));
+  }
+
+  private StreamTask taskOf(int stageId, int subtask) {
+    String prefix = plan.stage(stageId).name() + " (" + (subtask + 1) + "/";
+    for (StreamTask t : tasks) {
+      if (t.name().startsWith(prefix)) {
+        return t;
+      }
+    }
+    throw new IllegalStateException("no task for stage " + stageId + " subtask " + subtask);
+  }
+}

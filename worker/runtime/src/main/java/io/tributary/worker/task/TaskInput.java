@@ -1,0 +1,21 @@
+package io.tributary.worker.task;
+
+/** What feeds a task: source splits, or the channels of an input gate. Task thread only. */
+interface TaskInput {
+  /** Processed some input. */
+  int MORE = 1;
+  /** Nothing to process now; wait for a wake-up or {@link #maxWaitNanos()}. */
+  int NOTHING = 0;
+  /** All input has ended (the final watermark has been passed to the task already). */
+  int END = -1;
+
+  void open(StreamTask task);
+
+  /** Processes a bounded amount of input; stops early when the task cannot take more now. */
+  int step();
+
+  /** The longest the task may wait before calling {@link #step()} again. */
+  long maxWaitNanos();
+
+  void close();
+}

@@ -1,0 +1,39 @@
+package io.tributary.worker.window;
+
+/**
+ * The mutable state of one (key, window): the running value of every aggregate, by slot, plus
+ * what the operator needs to fire it exactly as C4 says.
+ *
+ * <p>Per slot: {@code counts} is the number of inputs counted (for count, the result; for the
+ * others, the number of non-null inputs); {@code longs} holds sum/min/max while every input was
+ * a whole number, {@code doubles} once one was not ({@code inDouble}).
+ */
+final class Accumulator {
+  /** The revision last emitted for this window; -1 before the first firing. */
+  long revision = -1;
+  /** True when the accumulator changed since it was last emitted. */
+  boolean pending;
+  final long[] counts;
+  final long[] longs;
+  final double[] doubles;
+  final boolean[] inDouble;
+
+  Accumulator(int slots) {
+    counts = new long[slots];
+    longs = new long[slots];
+    doubles = new double[slots];
+    inDouble = new boolean[slots];
+  }
+
+  int slots() {
+    return counts.length;
+  }
+
+  /** Moves slot {@code i} from whole numbers to doubles, keeping its value. */
+  void toDouble(int i) {
+    if (!inDouble[i]) {
+      doubles[i] = longs[i];
+      inDouble[i] = true;
+    }
+  }
+}

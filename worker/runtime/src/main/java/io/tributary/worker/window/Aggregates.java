@@ -1,0 +1,156 @@
+package io.tributary.worker.window;
+
+import io.tributary.expr.ExpressionException;
+import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.AggregatePlan.Function;
+import io.tributary.stream.Record;
+import java.util.List;
+
+/**
+ * The incremental aggregates of a window operator: count(*), count(expr), sum, min, max, avg.
+ *
+ * <p>Nulls are ignored (count(expr) counts non-null values). sum, min and max stay Long while
+ * every input of the window is a whole number and become Double otherwise (also when a long sum
+ * would overflow); avg is always Double. Over no input, count is 0 and the others are null.
+ *
+ * <p>A record is handled in two steps so that a bad record changes nothing: {@link #evaluate}
+ * reads every argument into a scratch array (throwing {@link ExpressionException} on an error or
+ * a non-numeric input to a numeric aggregate), then {@link #addTo} adds the scratch values to as
+ * many accumulators as the record has windows.
+ */
+final class Aggregates {
+  private final Function[] functions;
+  private final Argument[] arguments;
+  private final String[] texts;
+  private final Object[] scratch;
+
+  Aggregates(List<AggregatePlan> plans) {
+    int n = plans.size();
+    functions = new Function[n];
+    arguments = new Argument[n];
+    texts = new String[n];
+    scratch = new Object[n];
+    for (int i = 0; i < n; i++) {
+      AggregatePlan p = plans.get(i);
+      functions[i] = p.function();
+      texts[i] = p.function().name().toLowerCase() + "(" + (p.argument() == null ? "*" : p.argument()) + ")";
+      if (p.argument() != null) {
+        arguments[i] = Argument.of(p.argument());
+      } else if (p.function() != Function.COUNT) {
+        throw new IllegalArgumentException(texts[i] + " needs an argument (aggregate '" + p.name() + "')");
+      }
+    }
+  }
+
+  int size() {
+    return functions.length;
+  }
+
+  Accumulator newAccumulator() {
+    return new Accumulator(functions.length);
+  }
+
+  /** Reads every argument of {@code record}; the values stay until the next call. */
+  void evaluate(Record record) {
+    for (int i = 0; i < arguments.length; i++) {
+      Object v = arguments[i] == null ? Boolean.TRUE : arguments[i].read(record);
+      if (v != null && functions[i] != Function.COUNT && !(v instanceof Number)) {
+        throw new ExpressionException(texts[i] + ": '" + v + "' is not a number");
+      }
+      scratch[i] = v;
+    }
+  }
+
+  /** Adds the values of the last {@link #evaluate} to {@code acc}. */
+  void addTo(Accumulator acc) {
+    for (int i = 0; i < scratch.length; i++) {
+      Object v = scratch[i];
+      if (v == null) {
+        continue;
+      }
+      switch (functions[i]) {
+        case COUNT -> acc.counts[i]++;
+        case SUM, AVG -> addSum(acc, i, (Number) v);
+        case MIN -> addExtreme(acc, i, (Number) v, true);
+        case MAX -> addExtreme(acc, i, (Number) v, false);
+        default -> throw new IllegalStateException(functions[i].name());
+      }
+    }
+  }
+
+  private static void addSum(Accumulator acc, int i, Number v) {
+    acc.counts[i]++;
+    if (isWhole(v) && !acc.inDouble[i]) {
+      long sum = acc.longs[i] + v.longValue();
+      if (((acc.longs[i] ^ sum) & (v.longValue() ^ sum)) >= 0) {
+        acc.longs[i] = sum;
+        return;
+      }
+    }
+    acc.toDouble(i);
+    acc.doubles[i] += v.doubleValue();
+  }
+
+  private static void addExtreme(Accumulator acc, int i, Number v, boolean min) {
+    boolean first = acc.counts[i]++ == 0;
+    if (isWhole(v) && !acc.inDouble[i]) {
+      long x = v.longValue();
+      acc.longs[i] = first ? x : min ? Math.min(acc.longs[i], x) : Math.max(acc.longs[i], x);
+      return;
+    }
+    double x = v.doubleValue();
+    if (first) {
+      acc.inDouble[i] = true;
+      acc.doubles[i] = x;
+    } else {
+      acc.toDouble(i);
+      acc.doubles[i] = min ? Math.min(acc.doubles[i], x) : Math.max(acc.doubles[i], x);
+    }
+  }
+
+  /** Adds everything {@code from} counted into {@code into} (session merging). */
+  void mergeInto(Accumulator into, Accumulator from) {
+    for (int i = 0; i < functions.length; i++) {
+      if (from.counts[i] == 0) {
+        continue;
+      }
+      Number value = from.inDouble[i] ? (Number) from.doubles[i] : (Number) from.longs[i];
+      switch (functions[i]) {
+        case COUNT -> {
+          into.counts[i] += from.counts[i];
+          continue;
+        }
+        case SUM, AVG -> addSum(into, i, value);
+        case MIN -> addExtreme(into, i, value, true);
+        case MAX -> addExtreme(into, i, value, false);
+        default -> throw new IllegalStateException(functions[i].name());
+      }
+      into.counts[i] += from.counts[i] - 1; // the add above counted one input
+    }
+  }
+
+  /** Writes the result of every aggregate of {@code acc} to {@code out} from {@code offset}. */
+  void results(Accumulator acc, Object[] out, int offset) {
+    for (int i = 0; i < functions.length; i++) {
+      out[offset + i] = result(acc, i);
+    }
+  }
+
+  private Object result(Accumulator acc, int i) {
+    long n = acc.counts[i];
+    if (functions[i] == Function.COUNT) {
+      return n;
+    }
+    if (n == 0) {
+      return null;
+    }
+    if (functions[i] == Function.AVG) {
+      return (acc.inDouble[i] ? acc.doubles[i] : (double) acc.longs[i]) / n;
+    }
+    return acc.inDouble[i] ? (Object) acc.doubles[i] : (Object) acc.longs[i];
+  }
+
+  private static boolean isWhole(Number v) {
+    return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte;
+  }
+}

@@ -1,0 +1,245 @@
+package io.tributary.worker.window;
+
+import io.tributary.expr.ExpressionException;
+import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.plan.WindowPlan;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.WindowState;
+import io.tributary.stream.KeySelector;
+import io.tributary.stream.Record;
+import io.tributary.worker.operator.Operator;
+import io.tributary.worker.operator.OperatorContext;
+import io.tributary.worker.operator.OperatorMetrics;
+import io.tributary.worker.operator.Output;
+import io.tributary.worker.operator.Timer;
+import io.tributary.worker.operator.TimerService;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keyed event-time windows with incremental aggregates, with Flink's semantics (contract C4).
+ *
+ * <ul>
+ *   <li>Tumbling and sliding windows align to the epoch. A session is {@code [first ts, last ts +
+ *       gap)}; sessions that overlap or touch merge.
+ *   <li>One {@link Accumulator} per (key, window) in keyed {@link WindowState}.
+ *   <li>A window fires when the watermark reaches {@code window_end - 1} (an event-time timer);
+ *       the result carries revision 0.
+ *   <li>A window is late once {@code window_end - 1 + allowedLateness <= watermark}; its state
+ *       is purged then (a cleanup timer). A record whose windows are all late goes to the late
+ *       output if declared, else is dropped; both are counted.
+ *   <li>A record for a fired window that is not late yet updates it and the updated result is
+ *       emitted at once with the next revision (counted as re-fired).
+ *   <li>Session merging: when a record merges sessions (or extends one), the merged session
+ *       replaces them. Its revision continues from the highest revision among the merged
+ *       sessions, so a result for the merged session has revision {@code max + 1} and supersedes
+ *       the earlier results of every session it absorbed. It is emitted when the watermark
+ *       reaches its end, at once if it already has. As in Flink, a record whose own session
+ *       would be late is still accepted when it merges into a session that is not late.
+ *   <li>Records without a timestamp, and records whose aggregate arguments fail to evaluate,
+ *       are counted as malformed and dropped.
+ * </ul>
+ *
+ * <p>Per record the operator allocates the key and, for a new window, its accumulator; tumbling
+ * and sliding windows are shared between records of the same slide period.
+ */
+public final class WindowOperator implements Operator {
+  static final String STATE_NAME = "window-contents";
+
+  private final WindowAggregatePlan plan;
+  private final KeySelector keySelector;
+  private final Aggregates aggregates;
+  private final WindowResults results;
+  private final AlignedWindows aligned;
+  private final long gap;
+  private final long lateness;
+  private KeyedStateBackend backend;
+  private TimerService timers;
+  private OperatorMetrics metrics;
+  private WindowState<TimeWindow, Accumulator> state;
+
+  /**
+   * An operator for {@code plan}. Aggregate arguments that are not plain field names are compiled
+   * here, so build one instance per task thread.
+   */
+  public WindowOperator(WindowAggregatePlan plan) {
+    this.plan = plan;
+    this.keySelector = new KeySelector(plan.keyBy());
+    this.aggregates = new Aggregates(plan.aggregates());
+    this.results = new WindowResults(
+        plan.keyBy(), plan.aggregates().stream().map(AggregatePlan::name).toList(), aggregates);
+    WindowPlan w = plan.window();
+    this.aligned = w.type() == WindowPlan.Type.SESSION ? null : new AlignedWindows(w.sizeMillis(), w.slideMillis());
+    this.gap = w.gapMillis();
+    if (aligned == null && gap <= 0) {
+      throw new IllegalArgumentException("session gap must be positive, got " + gap);
+    }
+    if (plan.allowedLatenessMillis() < 0) {
+      throw new IllegalArgumentException("allowed lateness must not be negative");
+    }
+    this.lateness = plan.allowedLatenessMillis();
+  }
+
+  @Override
+  public void open(OperatorContext context) {
+    backend = context.keyedState();
+    timers = context.timers();
+    metrics = context.metrics();
+    state = backend.windowState(STATE_NAME, TimeWindowCodec.INSTANCE, AccumulatorCodec.INSTANCE);
+  }
+
+  @Override
+  public void processElement(Record record, Output out) {
+    long ts = record.timestamp();
+    if (ts == Record.NO_TIMESTAMP || !evaluated(record)) {
+      metrics.incMalformed();
+      return;
+    }
+    long watermark = timers.currentWatermark();
+    boolean accepted = aligned != null
+        ? addToAligned(record, ts, watermark, out)
+        : addToSession(record, ts, watermark, out);
+    if (!accepted) {
+      late(record, out);
+    }
+  }
+
+  private boolean evaluated(Record record) {
+    try {
+      aggregates.evaluate(record);
+      return true;
+    } catch (ExpressionException e) {
+      return false;
+    }
+  }
+
+  private boolean addToAligned(Record record, long ts, long watermark, Output out) {
+    TimeWindow[] windows = aligned.assign(ts);
+    if (windows.length == 0) {
+      return true; // in a gap between sliding windows: belongs to no window
+    }
+    if (isLate(windows[0], watermark)) { // windows[0] ends last
+      return false;
+    }
+    backend.setCurrentKey(keySelector.keyOf(record));
+    for (TimeWindow w : windows) {
+      if (!isLate(w, watermark)) {
+        Accumulator acc = state.get(w);
+        if (acc == null) {
+          acc = aggregates.newAccumulator();
+          registerTimers(w, watermark);
+        }
+        update(w, acc, watermark, out);
+      }
+    }
+    return true;
+  }
+
+  private boolean addToSession(Record record, long ts, long watermark, Output out) {
+    backend.setCurrentKey(keySelector.keyOf(record));
+    TimeWindow candidate = new TimeWindow(ts, saturatedAdd(ts, gap));
+    List<TimeWindow> touched = new ArrayList<>(2);
+    long start = candidate.start();
+    long end = candidate.end();
+    for (TimeWindow w : state.windows()) {
+      if (w.intersects(candidate)) {
+        touched.add(w);
+        start = Math.min(start, w.start());
+        end = Math.max(end, w.end());
+      }
+    }
+    TimeWindow merged = new TimeWindow(start, end);
+    if (isLate(merged, watermark)) {
+      return false;
+    }
+    Accumulator acc;
+    if (touched.size() == 1 && touched.get(0).equals(merged)) {
+      acc = state.get(merged);
+    } else {
+      acc = mergeSessions(touched, merged, watermark);
+    }
+    update(merged, acc, watermark, out);
+    return true;
+  }
+
+  /** Replaces the {@code touched} sessions (maybe none) by {@code merged}; returns its accumulator. */
+  private Accumulator mergeSessions(List<TimeWindow> touched, TimeWindow merged, long watermark) {
+    Accumulator acc = aggregates.newAccumulator();
+    for (TimeWindow w : touched) {
+      Accumulator old = state.get(w);
+      aggregates.mergeInto(acc, old);
+      acc.revision = Math.max(acc.revision, old.revision);
+      acc.pending |= old.pending;
+      state.remove(w);
+      timers.delete(w, w.maxTimestamp());
+      timers.delete(w, cleanupTime(w));
+    }
+    registerTimers(merged, watermark);
+    return acc;
+  }
+
+  /** Adds the evaluated record to {@code acc}; emits at once when the window's end has passed. */
+  private void update(TimeWindow w, Accumulator acc, long watermark, Output out) {
+    aggregates.addTo(acc);
+    acc.pending = true;
+    if (w.maxTimestamp() <= watermark) {
+      emit(w, acc, out);
+    }
+    state.put(w, acc);
+  }
+
+  private void registerTimers(TimeWindow w, long watermark) {
+    if (w.maxTimestamp() > watermark) {
+      timers.register(w, w.maxTimestamp());
+    }
+    timers.register(w, cleanupTime(w));
+  }
+
+  @Override
+  public void onTimer(Timer timer, Output out) {
+    TimeWindow w = (TimeWindow) timer.namespace();
+    Accumulator acc = state.get(w);
+    if (acc == null) {
+      return;
+    }
+    if (acc.pending && timer.time() >= w.maxTimestamp()) {
+      emit(w, acc, out);
+      state.put(w, acc);
+    }
+    if (timer.time() >= cleanupTime(w)) {
+      state.remove(w);
+    }
+  }
+
+  private void emit(TimeWindow w, Accumulator acc, Output out) {
+    acc.revision++;
+    acc.pending = false;
+    if (acc.revision > 0) {
+      metrics.incRefired();
+    }
+    out.emit(results.result(backend.currentKey(), w, acc));
+  }
+
+  private void late(Record record, Output out) {
+    if (plan.lateOutput() != null) {
+      metrics.incLateSideOutput();
+      out.emitSide(plan.lateOutput(), record);
+    } else {
+      metrics.incLateDropped();
+    }
+  }
+
+  private boolean isLate(TimeWindow w, long watermark) {
+    return cleanupTime(w) <= watermark;
+  }
+
+  private long cleanupTime(TimeWindow w) {
+    return saturatedAdd(w.maxTimestamp(), lateness);
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+}

@@ -1,0 +1,156 @@
+package io.tributary.worker.window;
+
+import static io.tributary.worker.testkit.Rows.maps;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.AggregatePlan.Function;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.plan.WindowPlan;
+import io.tributary.stream.Record;
+import io.tributary.stream.Schema;
+import io.tributary.worker.testkit.OperatorHarness;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Contract C3/C4: for input shuffled within maxOutOfOrderness and watermarks {@code max ts seen -
+ * bound}, results equal those of the ordered input, and equal a brute-force computation.
+ */
+class WindowOperatorPropertyTest {
+  private static final Schema BID = Schema.of("auction", "price");
+  private static final long BOUND = 50;
+
+  @Test
+  void shuffledWithinTheBoundGivesIdenticalResults() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 60; round++) {
+      WindowPlan window = randomWindow(random);
+      WindowAggregatePlan plan = new WindowAggregatePlan("w", List.of("auction"), window,
+          random.nextInt(3) * 20L, "late", List.of(
+              new AggregatePlan("n", Function.COUNT, null),
+              new AggregatePlan("total", Function.SUM, "price"),
+              new AggregatePlan("high", Function.MAX, "price")));
+      List<Record> ordered = randomInput(random);
+      List<Record> shuffled = shuffleWithinBound(ordered, random);
+
+      List<Map<String, Object>> expected = run(plan, ordered);
+      List<Map<String, Object>> actual = run(plan, shuffled);
+      String why = "seed " + seed + ", round " + round + ", window " + window;
+      assertThat(actual).as(why).containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(expected).as(why).containsExactlyInAnyOrderElementsOf(bruteForce(window, ordered));
+    }
+  }
+
+  private static WindowPlan randomWindow(Random random) {
+    long size = 10 + random.nextInt(100);
+    return switch (random.nextInt(3)) {
+      case 0 -> WindowPlan.tumbling(size);
+      case 1 -> WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(5))));
+      default -> WindowPlan.session(1 + random.nextInt(40));
+    };
+  }
+
+  private static List<Record> randomInput(Random random) {
+    List<Record> records = new ArrayList<>();
+    long ts = random.nextInt(1000) - 500;
+    for (int i = 0, n = 50 + random.nextInt(150); i < n; i++) {
+      ts += random.nextInt(30);
+      Object price = random.nextInt(10) == 0 ? null : (Object) (long) random.nextInt(100);
+      records.add(new Record(BID, new Object[] {(long) random.nextInt(4), price}, ts));
+    }
+    return records;
+  }
+
+  /** Arrival order by {@code ts + delay}, delay in [0, BOUND): no record is behind max seen - BOUND. */
+  private static List<Record> shuffleWithinBound(List<Record> ordered, Random random) {
+    Map<Record, Long> arrival = new HashMap<>();
+    for (Record r : ordered) {
+      arrival.put(r, r.timestamp() + random.nextInt((int) BOUND));
+    }
+    List<Record> shuffled = new ArrayList<>(ordered);
+    shuffled.sort(Comparator.comparing(arrival::get));
+    return shuffled;
+  }
+
+  private static List<Map<String, Object>> run(WindowAggregatePlan plan, List<Record> input) {
+    OperatorHarness h = OperatorHarness.of(() -> new WindowOperator(plan)).open();
+    long maxSeen = Long.MIN_VALUE;
+    for (Record r : input) {
+      h.processElement(r);
+      if (r.timestamp() > maxSeen) {
+        maxSeen = r.timestamp();
+        h.processWatermark(maxSeen - BOUND);
+      }
+    }
+    h.endInput();
+    assertThat(h.sideOutput("late")).isEmpty();
+    assertThat(h.metrics().refired()).isZero();
+    return maps(h.output());
+  }
+
+  private static List<Map<String, Object>> bruteForce(WindowPlan window, List<Record> input) {
+    Map<List<Object>, List<Record>> byWindow = new TreeMap<>(Comparator.comparing(Object::toString));
+    Map<Long, List<Record>> byKey = new TreeMap<>();
+    for (Record r : input) {
+      byKey.computeIfAbsent((Long) r.get("auction"), k -> new ArrayList<>()).add(r);
+    }
+    byKey.forEach((key, records) -> {
+      for (long[] w : windowsOf(window, records)) {
+        List<Record> in = records.stream()
+            .filter(r -> r.timestamp() >= w[0] && r.timestamp() < w[1]).toList();
+        byWindow.put(List.of(key, w[0], w[1]), in);
+      }
+    });
+    List<Map<String, Object>> out = new ArrayList<>();
+    byWindow.forEach((k, records) -> {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("auction", k.get(0));
+      m.put("window_start", k.get(1));
+      m.put("window_end", k.get(2));
+      m.put("n", (long) records.size());
+      List<Long> prices = records.stream().map(r -> (Long) r.get("price")).filter(p -> p != null).toList();
+      m.put("total", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).sum());
+      m.put("high", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).max().getAsLong());
+      m.put("revision", 0L);
+      out.add(m);
+    });
+    return out;
+  }
+
+  /** The non-empty windows of one key's records (sorted by time). */
+  private static List<long[]> windowsOf(WindowPlan window, List<Record> records) {
+    List<long[]> windows = new ArrayList<>();
+    if (window.type() == WindowPlan.Type.SESSION) {
+      long start = Long.MIN_VALUE;
+      long end = Long.MIN_VALUE;
+      for (Record r : records) {
+        if (r.timestamp() > end) {
+          if (start != Long.MIN_VALUE) {
+            windows.add(new long[] {start, end});
+          }
+          start = r.timestamp();
+        }
+        end = Math.max(end, r.timestamp() + window.gapMillis());
+      }
+      windows.add(new long[] {start, end});
+      return windows;
+    }
+    java.util.Set<Long> starts = new java.util.TreeSet<>();
+    for (Record r : records) {
+      for (long s = Math.floorDiv(r.timestamp(), window.slideMillis()) * window.slideMillis();
+          s > r.timestamp() - window.sizeMillis(); s -= window.slideMillis()) {
+        starts.add(s);
+      }
+    }
+    starts.forEach(s -> windows.add(new long[] {s, s + window.sizeMillis()}));
+    return windows;
+  }
+}
