@@ -73,7 +73,8 @@ public final class SpecParser {
     String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     String why = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines()
         .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
-        .collect(Collectors.joining("; "));
+        .collect(Collectors.joining("; "))
+        .replaceFirst("^Duplicate field ('[^']*').*", "duplicate field $1");
     return "malformed YAML/JSON" + where + ": " + why;
   }
 

@@ -37,6 +37,12 @@ class ExpressionErrorsTest {
         .hasMessageContaining("unsupported operator");
     assertThatThrownBy(() -> Expressions.validate("sum(a) > 1"))
         .hasMessageContaining("aggregate function SUM is not allowed here");
+    assertThatThrownBy(() -> Expressions.validate("CURRENT_TIMESTAMP > a"))
+        .hasMessageContaining("unsupported function CURRENT_TIMESTAMP");
+    assertThatThrownBy(() -> Expressions.validate("POSITION('x' IN a)"))
+        .hasMessageContaining("unsupported operator POSITION");
+    assertThatThrownBy(() -> Expressions.validate("(SELECT 1)"))
+        .hasMessageContaining("unsupported operator SELECT");
     assertThatThrownBy(() -> Expressions.validate("CAST(a AS DATE)"))
         .hasMessageContaining("unsupported CAST target type DATE");
     assertThatThrownBy(() -> Expressions.validate("DATE '2020-01-01'"))

@@ -17,7 +17,7 @@ final class NexmarkChannels {
     this.seed = seed;
     this.hotUrls = new String[hotChannels];
     for (int i = 0; i < hotChannels; i++) {
-      random.setSeed(seed * 31 - 1 - i);
+      random.reseed(seed * 31 - 1 - i);
       hotUrls[i] = baseUrl(random);
     }
   }
@@ -39,7 +39,7 @@ final class NexmarkChannels {
   String url(int channel) {
     String url = urls[channel];
     if (url == null) {
-      random.setSeed(seed * 31 + channel);
+      random.reseed(seed * 31 + channel);
       url = baseUrl(random);
       if (random.nextInt(10) > 0) {
         url = url + "&channel_id=" + Math.abs(Integer.reverse(channel));

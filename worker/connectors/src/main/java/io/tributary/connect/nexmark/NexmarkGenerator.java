@@ -178,10 +178,7 @@ public final class NexmarkGenerator {
   }
 
   private NexmarkRandom reseed(long n) {
-    long z = n + seedOffset;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    random.setSeed(z ^ (z >>> 31));
+    random.reseed(n + seedOffset);
     return random;
   }
 

@@ -29,6 +29,16 @@ final class NexmarkRandom extends Random {
     return (int) (state >>> (48 - bits));
   }
 
+  /**
+   * Seeds with {@code key} scrambled by SplitMix64's finalizer, so that nearby keys give
+   * unrelated sequences (plain {@code setSeed} of consecutive keys gives correlated first draws).
+   */
+  void reseed(long key) {
+    long z = (key ^ (key >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    setSeed(z ^ (z >>> 31));
+  }
+
   /** A long in {@code [0, n)} the way the Nexmark generator draws them. */
   long nextBelow(long n) {
     return n < Integer.MAX_VALUE ? nextInt((int) n) : Math.abs(nextLong() % n);

@@ -24,15 +24,6 @@ public final class Analysis {
     return g;
   }
 
-  /** Re-generates the root code of an already checked expression (cheap). */
-  static Code root(Generator checked, String sql) {
-    checked.fields.clear();
-    checked.constants.clear();
-    checked.constantTypes.clear();
-    checked.temps = 0;
-    return checked.gen(Parsing.parse(sql));
-  }
-
   public static void validate(String sql) {
     generate(sql);
   }

@@ -17,6 +17,9 @@ public final class ExpressionCompiler {
   private static final int MAX_CACHED = 1024;
   private static final String CLASS_NAME = "io.tributary.expr.generated.Expression";
   private static final Map<String, Template> CACHE = new ConcurrentHashMap<>();
+  /** Single-type imports: on-demand imports make Janino probe the class loader for every name. */
+  private static final String IMPORTS = imports(Arith.class, Casts.class, Compare.class, Funcs.class,
+      GeneratedExpression.class, InList.class, LikePattern.class, Logic.class, Strings.class);
 
   private ExpressionCompiler() {}
 
@@ -40,8 +43,8 @@ public final class ExpressionCompiler {
   }
 
   private static Template build(String sql) {
-    Generator g = Analysis.generate(sql);
-    String source = source(g, Analysis.root(g, sql));
+    Generator g = new Generator(sql);
+    String source = source(g, g.gen(Parsing.parse(sql)));
     SimpleCompiler compiler = new SimpleCompiler();
     compiler.setParentClassLoader(ExpressionCompiler.class.getClassLoader());
     try {
@@ -55,11 +58,19 @@ public final class ExpressionCompiler {
     }
   }
 
+  private static String imports(Class<?>... classes) {
+    StringBuilder s = new StringBuilder();
+    for (Class<?> c : classes) {
+      s.append("import ").append(c.getName()).append(";\n");
+    }
+    return s.toString();
+  }
+
   /** The Java source of the generated class. */
   static String source(Generator g, Code root) {
     StringBuilder s = new StringBuilder();
     s.append("package io.tributary.expr.generated;\n")
-        .append("import io.tributary.expr.internal.*;\n")
+        .append(IMPORTS)
         .append("public final class Expression extends GeneratedExpression {\n");
     for (int i = 0; i < g.fields.size(); i++) {
       s.append("  private int i").append(i).append(" = -1;\n");

@@ -78,6 +78,10 @@ final class Generator {
       throw error(id, "nested field '" + String.join(".", id.names) + "' is not supported");
     }
     String name = id.getSimple();
+    if (!id.isComponentQuoted(0) && Parsing.isReserved(name)) {
+      throw error(id, "unsupported function " + name.toUpperCase(java.util.Locale.ROOT)
+          + " (quote a field of that name: \"" + name + "\")");
+    }
     int k = fields.indexOf(name);
     if (k < 0) {
       fields.add(name);

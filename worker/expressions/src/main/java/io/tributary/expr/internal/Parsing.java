@@ -59,7 +59,8 @@ public final class Parsing {
     return new ExpressionException(msg.toString(), e);
   }
 
-  private static boolean isReserved(String word) {
+  /** Whether {@code word} is a reserved SQL keyword (such as CURRENT_TIMESTAMP). */
+  static boolean isReserved(String word) {
     return SqlParser.create("", DOUBLE_QUOTED).getMetadata().isReservedWord(word.toUpperCase(Locale.ROOT));
   }
 

@@ -2,7 +2,6 @@ package io.tributary.worker.job;
 
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.state.StateBackendFactory;
-import io.tributary.worker.exchange.InProcessChannel;
 import io.tributary.worker.task.StreamTask;
 import io.tributary.worker.task.TaskGraph;
 import java.util.ArrayList;
@@ -25,22 +24,22 @@ public final class LocalJob implements AutoCloseable {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final JobMetrics metrics;
 
-  private LocalJob(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends, int credits) {
+  private LocalJob(ExecutionPlan plan, JobOptions options) {
     this.plan = plan;
     Listener listener = new Listener();
-    this.tasks = TaskGraph.build(plan, stateBackends, credits, listener);
+    this.tasks = TaskGraph.build(plan, options.stateBackends(), options.connectors(), options.credits(), listener);
     this.done = new CountDownLatch(tasks.size());
     this.metrics = new JobMetrics(tasks);
   }
 
-  /** Builds and starts the job's tasks with in-process channels of the default credit. */
+  /** Builds and starts the job's tasks with the built-in connectors and the default credit. */
   public static LocalJob start(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends) {
-    return start(plan, stateBackends, InProcessChannel.DEFAULT_CREDITS);
+    return start(plan, JobOptions.of(stateBackends));
   }
 
-  /** Builds and starts the job's tasks; {@code credits} buffers per channel. */
-  public static LocalJob start(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends, int credits) {
-    LocalJob job = new LocalJob(plan, stateBackends, credits);
+  /** Builds and starts the job's tasks. */
+  public static LocalJob start(ExecutionPlan plan, JobOptions options) {
+    LocalJob job = new LocalJob(plan, options);
     for (StreamTask t : job.tasks) {
       Thread th = new Thread(t, "task " + t.name());
       th.setDaemon(true);

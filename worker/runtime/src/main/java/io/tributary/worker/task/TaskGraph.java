@@ -1,6 +1,5 @@
 package io.tributary.worker.task;
 
-import io.tributary.connect.Connectors;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
@@ -37,6 +36,7 @@ import java.util.Map;
 public final class TaskGraph {
   private final ExecutionPlan plan;
   private final Map<String, StateBackendFactory> stateBackends;
+  private final ConnectorFactory connectors;
   private final int credits;
   private final int bufferSize;
   private final StreamTask.TaskListener listener;
@@ -46,10 +46,11 @@ public final class TaskGraph {
   private final Map<Integer, List<List<AutoCloseable>>> resources = new HashMap<>();
   private final List<StreamTask> tasks = new ArrayList<>();
 
-  private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends, int credits,
-      int bufferSize, StreamTask.TaskListener listener) {
+  private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
+      ConnectorFactory connectors, int credits, int bufferSize, StreamTask.TaskListener listener) {
     this.plan = plan;
     this.stateBackends = stateBackends;
+    this.connectors = connectors;
     this.credits = credits;
     this.bufferSize = bufferSize;
     this.listener = listener;
@@ -59,11 +60,12 @@ public final class TaskGraph {
    * Builds the tasks of {@code plan} (not started).
    *
    * @param stateBackends keyed state backends by name; the plan's {@code stateBackend} must be one
+   * @param connectors creates the sources and sinks
    * @param credits buffers a receiver accepts per channel
    */
   public static List<StreamTask> build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
-      int credits, StreamTask.TaskListener listener) {
-    TaskGraph g = new TaskGraph(plan, stateBackends, credits, Buffer.DEFAULT_SIZE, listener);
+      ConnectorFactory connectors, int credits, StreamTask.TaskListener listener) {
+    TaskGraph g = new TaskGraph(plan, stateBackends, connectors, credits, Buffer.DEFAULT_SIZE, listener);
     g.buildNodes();
     g.buildTasks();
     return g.tasks;
@@ -119,7 +121,7 @@ public final class TaskGraph {
           KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask), plan.maxParallelism());
       closeables.add(state);
     } else if (op instanceof SinkPlan s) {
-      SinkConnector sink = Connectors.sink(s);
+      SinkConnector sink = connectors.sink(s);
       operator = new SinkOperator(sink.open(subtask, stage.parallelism()));
     } else {
       throw new IllegalArgumentException("unknown operator kind " + op);
@@ -251,7 +253,7 @@ public final class TaskGraph {
   private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();
 
   private SourceConnector sourceConnector(StagePlan stage, SourcePlan sp) {
-    return sourceConnectors.computeIfAbsent(stage.id(), k -> Connectors.source(sp));
+    return sourceConnectors.computeIfAbsent(stage.id(), k -> connectors.source(sp));
   }
 
   private StreamTask taskOf(int stageId, int subtask) {

@@ -31,7 +31,7 @@ class WindowOperatorPropertyTest {
   void shuffledWithinTheBoundGivesIdenticalResults() {
     long seed = System.nanoTime();
     Random random = new Random(seed);
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 30; round++) {
       WindowPlan window = randomWindow(random);
       WindowAggregatePlan plan = new WindowAggregatePlan("w", List.of("auction"), window,
           random.nextInt(3) * 20L, "late", List.of(

@@ -430,6 +430,25 @@ class WindowOperatorTest {
   }
 
   @Test
+  void aggregateArgumentsMayBeSqlExpressions() {
+    OperatorHarness h = open(plan(List.of(), WindowPlan.tumbling(10), 0, null,
+        new AggregatePlan("total", Function.SUM, "price * 2"),
+        new AggregatePlan("ratio", Function.MAX, "price / qty")));
+    h.processElements(bids("""
+        price | qty | ts
+        3     | 1   | 1
+        4     | 0   | 2
+        5     | 5   | 3
+        """));
+    assertThat(h.metrics().malformed()).as("division by zero").isEqualTo(1);
+    h.endInput();
+    assertOutput(h, """
+        window_start | window_end | total | ratio | revision
+        0            | 10         | 16    | 3     | 0
+        """);
+  }
+
+  @Test
   void keysOfAnotherSubtaskAreRefused() {
     WindowAggregatePlan plan = plan(List.of("k"), WindowPlan.tumbling(10), 0, null, COUNT);
     OperatorHarness h = OperatorHarness.of(() -> new WindowOperator(plan)).subtask(0, 128, 128).open();
