@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -88,7 +89,7 @@ final class KafkaSplitReader implements SplitReader {
   @Override
   public void close() {
     if (consumer != null) {
-      consumer.close(Duration.ofSeconds(1));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(1)));
       consumer = null;
     }
   }

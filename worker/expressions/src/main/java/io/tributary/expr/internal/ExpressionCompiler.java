@@ -19,7 +19,8 @@ public final class ExpressionCompiler {
   private static final Map<String, Template> CACHE = new ConcurrentHashMap<>();
   /** Single-type imports: on-demand imports make Janino probe the class loader for every name. */
   private static final String IMPORTS = imports(Arith.class, Casts.class, Compare.class, Funcs.class,
-      GeneratedExpression.class, InList.class, LikePattern.class, Logic.class, Strings.class);
+      GeneratedExpression.class, InList.class, LikePattern.class, Logic.class, Strings.class,
+      io.tributary.stream.Record.class, io.tributary.stream.Schema.class);
 
   private ExpressionCompiler() {}
 
@@ -69,9 +70,9 @@ public final class ExpressionCompiler {
   /** The Java source of the generated class. */
   static String source(Generator g, Code root) {
     StringBuilder s = new StringBuilder();
-    s.append("package io.tributary.expr.generated;\n")
-        .append(IMPORTS)
-        .append("public final class Expression extends GeneratedExpression {\n");
+    s.append("package io.tributary.expr.generated;\n").append(IMPORTS)
+        .append("public final class Expression extends GeneratedExpression {\n")
+        .append("  private Schema schema;\n");
     for (int i = 0; i < g.fields.size(); i++) {
       s.append("  private int i").append(i).append(" = -1;\n");
     }
@@ -82,15 +83,25 @@ public final class ExpressionCompiler {
     for (int i = 0; i < g.constants.size(); i++) {
       s.append("    this.k").append(i).append(" = (").append(g.constantTypes.get(i)).append(") k[").append(i).append("];\n");
     }
-    s.append("  }\n  protected void bind(io.tributary.stream.Schema s) {\n");
+    s.append("  }\n  private void bind(Schema s) {\n");
     for (int i = 0; i < g.fields.size(); i++) {
       s.append("    i").append(i).append(" = position(s, ").append(i).append(");\n");
     }
-    s.append("  }\n  protected Object evaluate(Object[] v) {\n");
+    s.append("    schema = s;\n  }\n");
+    appendEval(s, g, root);
+    return s.append("}\n").toString();
+  }
+
+  private static void appendEval(StringBuilder s, Generator g, Code root) {
+    s.append("  public Object eval(Record r) {\n")
+        .append("    if (r.schema() != schema) {\n      bind(r.schema());\n    }\n")
+        .append("    Object[] v = r.values();\n");
     for (int i = 0; i < g.temps; i++) {
       s.append("    Object t").append(i).append(" = null;\n");
     }
-    s.append("    return ").append(root.java()).append(";\n  }\n}\n");
-    return s.toString();
+    s.append("    try {\n      return ").append(root.java()).append(";\n")
+        .append("    } catch (RuntimeException e) {\n      throw failure(e);\n    }\n  }\n")
+        .append("  public boolean test(Record r) {\n    Object x = eval(r);\n")
+        .append("    return x == Boolean.TRUE || condition(x);\n  }\n");
   }
 }

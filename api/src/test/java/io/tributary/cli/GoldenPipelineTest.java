@@ -1,0 +1,50 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Golden end-to-end pipelines (STYLE.md 6): each job under {@code pipelines/} runs in-process at
+ * several parallelisms and its committed output must equal the golden files exactly — the same
+ * file gives the same results, late records and dead letters at any parallelism.
+ *
+ * <p>To regenerate after an intended change: run with {@code -Dgolden.update=true}, then review
+ * the diff of {@code src/test/resources/pipelines}.
+ */
+class GoldenPipelineTest {
+  @TempDir
+  Path tmp;
+
+  @ParameterizedTest(name = "{0} at parallelism {1}")
+  @CsvSource({
+      "clicks, 1, results late bad",
+      "clicks, 2, results late bad",
+      "clicks, 4, results late bad",
+      "sessions, 1, sliding sessions",
+      "sessions, 3, sliding sessions"})
+  void outputEqualsGolden(String pipeline, int parallelism, String sinks) throws Exception {
+    Path input = tmp.resolve("input.jsonl");
+    Files.writeString(input, Pipelines.resource("pipelines/" + pipeline + "/input.jsonl"));
+    Path out = tmp.resolve("out");
+    Pipelines.run(Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), input, out, parallelism);
+
+    for (String sink : sinks.split(" ")) {
+      List<String> actual = Pipelines.committed(out.resolve(sink));
+      String goldenName = "pipelines/" + pipeline + "/expected-" + sink + ".jsonl";
+      if (Boolean.getBoolean("golden.update")) {
+        Path file = Path.of("src/test/resources", goldenName);
+        Files.write(file, actual, StandardCharsets.UTF_8);
+      }
+      List<String> golden = Pipelines.resource(goldenName).lines().filter(l -> !l.isBlank()).sorted().toList();
+      assertThat(actual).as("sink %s of %s at parallelism %d", sink, pipeline, parallelism)
+          .containsExactlyElementsOf(golden);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.tributary.cli;
+
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.spec.JobSpecs;
+import io.tributary.worker.job.LocalJob;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Runs a spec template in-process with its file paths filled in, and reads committed file-sink output. */
+final class Pipelines {
+  private Pipelines() {}
+
+  /** Fills ${input} and ${out} in {@code template}, runs the job to its end at {@code parallelism}. */
+  static void run(String template, Path input, Path out, int parallelism) throws Exception {
+    String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString());
+    ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), parallelism);
+    LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
+    job.await();
+  }
+
+  /** The committed lines of a file sink's directory ({@code *.jsonl}, hidden files excluded), sorted. */
+  static List<String> committed(Path dir) {
+    List<String> lines = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return lines;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".jsonl")
+          && !p.getFileName().toString().startsWith(".")).toList()) {
+        lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    lines.removeIf(String::isBlank);
+    lines.sort(null);
+    return lines;
+  }
+
+  static String resource(String name) throws IOException {
+    try (var in = Pipelines.class.getResourceAsStream("/" + name)) {
+      if (in == null) {
+        throw new IOException("no test resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
