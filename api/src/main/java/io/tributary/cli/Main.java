@@ -14,6 +14,13 @@ public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  static {
+    // connector clients (Kafka) log at INFO by default: keep the user's terminal for progress
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+  }
+
   public static void main(String[] args) {
     System.exit(execute(args));
   }

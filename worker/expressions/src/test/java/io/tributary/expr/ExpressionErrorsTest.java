@@ -1,6 +1,7 @@
 package io.tributary.expr;
 
 import static io.tributary.expr.Records.eval;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,21 @@ class ExpressionErrorsTest {
         .hasMessageContaining("ROUND takes 1 to 2 argument(s), got 3");
     assertThatThrownBy(() -> Expressions.validate("FLOOR(a TO DAY)"))
         .hasMessageContaining("FLOOR ... TO <time unit> is not supported");
+  }
+
+  @Test
+  void deepNestingIsAClearErrorUpToALimit() {
+    assertThat(Records.eval(orChain(90), "x", 89L)).isEqualTo(true);
+    assertThatThrownBy(() -> Expressions.validate(orChain(150)))
+        .hasMessageContaining("nested too deeply");
+  }
+
+  private static String orChain(int terms) {
+    StringBuilder sb = new StringBuilder("x = 0");
+    for (int i = 1; i < terms; i++) {
+      sb.append(" OR x = ").append(i);
+    }
+    return sb.toString();
   }
 
   @Test

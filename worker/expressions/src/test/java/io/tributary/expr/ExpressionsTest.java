@@ -238,6 +238,23 @@ class ExpressionsTest {
   }
 
   @Test
+  void compilesConcurrentlyIntoIndependentInstances() throws Exception {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      java.util.List<java.util.concurrent.Future<Object>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        long n = i;
+        results.add(pool.submit(() -> Expressions.compile("n * 10 + 1").eval(Records.of("n", n))));
+      }
+      for (int i = 0; i < 8; i++) {
+        assertThat(results.get(i).get()).isEqualTo(i * 10L + 1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void referencedFields() {
     assertThat(Expressions.referencedFields("a + b * a > \"C d\" AND UPPER(e) LIKE 'x%'"))
         .containsExactly("a", "b", "C d", "e");

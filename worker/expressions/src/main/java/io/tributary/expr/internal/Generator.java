@@ -28,6 +28,9 @@ final class Generator {
   final List<Object> constants = new ArrayList<>();
   final List<String> constantTypes = new ArrayList<>();
   int temps;
+  /** Janino refuses deeper nesting than somewhat above this. */
+  private static final int MAX_DEPTH = 100;
+  private int depth;
   private final FunctionGenerator functions = new FunctionGenerator(this);
 
   Generator(String sql) {
@@ -35,6 +38,18 @@ final class Generator {
   }
 
   Code gen(SqlNode node) {
+    if (++depth > MAX_DEPTH) {
+      throw error(node, "expression is nested too deeply (more than " + MAX_DEPTH
+          + " levels; for long lists of alternatives use IN (...))");
+    }
+    try {
+      return dispatch(node);
+    } finally {
+      depth--;
+    }
+  }
+
+  private Code dispatch(SqlNode node) {
     if (node instanceof SqlIdentifier) {
       return field((SqlIdentifier) node);
     } else if (node instanceof SqlLiteral) {

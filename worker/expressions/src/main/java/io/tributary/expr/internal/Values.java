@@ -18,11 +18,6 @@ public final class Values {
     return v;
   }
 
-  /** Whether {@code v} (normalised) is an integral SQL value. */
-  static boolean isLong(Object v) {
-    return v instanceof Long;
-  }
-
   static boolean isNumber(Object v) {
     return v instanceof Long || v instanceof Double;
   }

@@ -228,17 +228,19 @@ final class SourceInput implements TaskInput, SplitOutput {
     }
   }
 
+  /** The split had nothing to read: publish its progress, and mark it idle after idleTimeout. */
   private void checkIdle(SplitState s) {
     EventTimePlan et = plan.eventTime();
-    if (et == null || et.idleTimeoutMillis() <= 0 || s.idle || s.ended) {
+    if (et == null || s.idle || s.ended) {
       return;
     }
     if (s.sinceWatermark > 0) {
-      // caught up with the split: publish its progress before deciding on idleness
+      // caught up with a live split: its watermark need not wait for more records
       s.sinceWatermark = 0;
       updateSplitWatermark(s, et);
     }
-    if (System.nanoTime() - s.lastRecordNanos >= TimeUnit.MILLISECONDS.toNanos(et.idleTimeoutMillis())) {
+    if (et.idleTimeoutMillis() > 0
+        && System.nanoTime() - s.lastRecordNanos >= TimeUnit.MILLISECONDS.toNanos(et.idleTimeoutMillis())) {
       s.idle = true;
       recomputeWatermark();
     }

@@ -1,0 +1,107 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI: exit codes, one-line errors without stack traces, and a run that commits its output. */
+class CliTest {
+  @TempDir
+  Path tmp;
+
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private PrintStream oldErr;
+  private PrintStream oldOut;
+
+  @BeforeEach
+  void capture() {
+    oldErr = System.err;
+    oldOut = System.out;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setErr(oldErr);
+    System.setOut(oldOut);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aMissingSpecFileIsOneLineAndExitCode2() {
+    int code = Main.execute("run", tmp.resolve("nope.yaml").toString());
+    assertThat(code).isEqualTo(2);
+    assertThat(err()).startsWith("tributary: no such file: ").doesNotContain("\tat ");
+    assertThat(err().strip().lines()).hasSize(1);
+  }
+
+  @Test
+  void anInvalidSpecListsEveryErrorWithItsPointer() throws Exception {
+    Path spec = tmp.resolve("bad.yaml");
+    Files.writeString(spec, """
+        name: Bad_Name
+        sources:
+          s: {type: file}
+        operators:
+          - {id: w, input: s, keyBy: [k], window: {type: tumbling, size: ten}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: nowhere, type: stdout}
+        """);
+    int code = Main.execute("validate", spec.toString());
+    assertThat(code).isEqualTo(2);
+    assertThat(err())
+        .contains("/name")
+        .contains("/sources/s/path")
+        .contains("/operators/0/window/size")
+        .contains("/sinks/out/input")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void validatePrintsThePlanWithKeyGroups() throws Exception {
+    int code = Main.execute("validate", Path.of("../examples/clicks-per-user.yaml").toString(), "-p", "3");
+    assertThat(code).as(err()).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("hash by [user]").contains("key groups");
+  }
+
+  @Test
+  void runProcessesABoundedJobToTheEndAndCommitsItsOutput() throws Exception {
+    Path input = tmp.resolve("in.jsonl");
+    Files.writeString(input, """
+        {"k": "a", "ts": 1000}
+        {"k": "b", "ts": 1500}
+        not json
+        {"k": "a", "ts": 2500}
+        """);
+    Path spec = tmp.resolve("job.yaml");
+    Files.writeString(spec, """
+        name: cli-run
+        sources:
+          in: {type: file, path: %s, eventTime: {field: ts}}
+        operators:
+          - {id: counts, input: in, keyBy: [k], window: {type: tumbling, size: 2s}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: counts, type: file, path: %s}
+        """.formatted(input, tmp.resolve("out")));
+    int code = Main.execute("run", spec.toString(), "--progress-interval", "0");
+    assertThat(code).as(err()).isZero();
+    assertThat(Pipelines.committed(tmp.resolve("out"))).containsExactly(
+        "{\"k\":\"a\",\"window_start\":0,\"window_end\":2000,\"n\":1,\"revision\":0}",
+        "{\"k\":\"a\",\"window_start\":2000,\"window_end\":4000,\"n\":1,\"revision\":0}",
+        "{\"k\":\"b\",\"window_start\":0,\"window_end\":2000,\"n\":1,\"revision\":0}");
+    assertThat(err()).contains("malformed 1").contains("finished");
+  }
+}
