@@ -20,7 +20,7 @@ final class NexmarkQueries {
     QUERIES.put("q1", """
         # q1: currency conversion
         operators:
-          - {id: q1, input: bids, select: {auction: auction, bidder: bidder, price: "price * 0.908", dateTime: '"dateTime"'}}
+          - {id: q1, input: bids, select: {auction: auction, bidder: bidder, price: "price * 0.908", dateTime: dateTime}}
         sinks: {out: {input: q1, type: blackhole}}
         """);
     QUERIES.put("q2", """

@@ -27,9 +27,9 @@ class ShuffledInputTest {
         - {id: sliding, input: in, keyBy: [k], window: {type: sliding, size: 6s, slide: 2s}, aggregate: {n: "count(*)", a: "avg(v)"}}
         - {id: sessions, input: in, keyBy: [k], window: {type: session, gap: 700ms}, aggregate: {n: "count(*)"}}
       sinks:
-        tumbling: {input: tumbling, type: file, path: ${out}/tumbling}
-        sliding: {input: sliding, type: file, path: ${out}/sliding}
-        sessions: {input: sessions, type: file, path: ${out}/sessions}
+        tumbling-out: {input: tumbling, type: file, path: ${out}/tumbling}
+        sliding-out: {input: sliding, type: file, path: ${out}/sliding}
+        sessions-out: {input: sessions, type: file, path: ${out}/sessions}
       """;
 
   @TempDir

@@ -22,9 +22,21 @@ class ExpressionErrorsTest {
   }
 
   @Test
-  void reservedWordGetsAQuotingHint() {
-    assertThatThrownBy(() -> Expressions.validate("timestamp > 1"))
-        .hasMessageContaining("quote a field of that name: \"timestamp\"");
+  void anUpperCaseReservedWordGetsAQuotingHint() {
+    assertThatThrownBy(() -> Expressions.validate("USER = 'ada'"))
+        .hasMessageContaining("quote a field of that name: \"USER\"");
+  }
+
+  @Test
+  void fieldsNamedLikeKeywordsWorkUnquotedUnlessUpperCase() {
+    io.tributary.stream.Record r = new io.tributary.stream.Record(
+        io.tributary.stream.Schema.of("user", "dateTime", "timestamp", "value"),
+        new Object[] {"ada", 5L, 7L, 2L}, io.tributary.stream.Record.NO_TIMESTAMP);
+    org.assertj.core.api.Assertions.assertThat(Expressions.compile("user").eval(r)).isEqualTo("ada");
+    org.assertj.core.api.Assertions.assertThat(Expressions.compile("dateTime").eval(r)).isEqualTo(5L);
+    org.assertj.core.api.Assertions.assertThat(Expressions.compile("timestamp + dateTime * value").eval(r)).isEqualTo(17L);
+    org.assertj.core.api.Assertions.assertThat(Expressions.compile("user = 'ada' AND \"value\" > 1").test(r)).isTrue();
+    org.assertj.core.api.Assertions.assertThat(Expressions.referencedFields("user || 'x'")).containsExactly("user");
   }
 
   @Test

@@ -216,6 +216,8 @@ public final class JsonRecords {
 
   private static MalformedRecordException malformed(IOException e) {
     String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+    // Jackson appends where an unclosed object started, naming a redacted source: noise for users
+    msg = String.valueOf(msg).replaceAll("\\s*\\(start marker at \\[Source:.*$", "");
     return new MalformedRecordException("invalid JSON: " + msg, e);
   }
 }

@@ -34,8 +34,10 @@ final class GateInput implements TaskInput {
   /**
    * @param channels the inbound channels by gate channel index
    * @param heads the chain head each channel feeds, by gate channel index
+   * @param endedFromStart channels known to carry nothing (a source subtask without splits): they
+   *     never hold back the watermark
    */
-  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads) {
+  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, boolean[] endedFromStart) {
     this.gate = gate;
     this.channels = channels;
     this.heads = heads;
@@ -47,13 +49,19 @@ final class GateInput implements TaskInput {
     this.watermarks = new long[n];
     java.util.Arrays.fill(watermarks, Watermark.NONE);
     this.idle = new boolean[n];
-    this.ended = new boolean[n];
+    this.ended = endedFromStart.clone();
+    for (boolean e : ended) {
+      endedCount += e ? 1 : 0;
+    }
   }
 
   @Override
   public void open(StreamTask task) {
     this.task = task;
     gate.onArrival(task.mailbox()::wakeup);
+    if (endedCount == channels.length) {
+      recompute(); // nothing will ever come: the watermark goes to the end of time
+    }
   }
 
   @Override

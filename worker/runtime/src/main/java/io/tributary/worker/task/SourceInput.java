@@ -4,6 +4,7 @@ import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitOutput;
 import io.tributary.connect.SplitReader;
+import io.tributary.connect.json.JsonRecords;
 import io.tributary.plan.EventTimePlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.stream.Record;
@@ -26,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 final class SourceInput implements TaskInput, SplitOutput {
   static final int WATERMARK_INTERVAL = 128;
   private static final int BATCH = 256;
-  private static final Schema DEAD_LETTER = Schema.of("source", "error", "raw");
 
   private final SourcePlan plan;
   private final SourceConnector connector;
@@ -184,8 +184,7 @@ final class SourceInput implements TaskInput, SplitOutput {
   public void malformed(String raw, String reason) {
     head.metrics.incMalformed();
     if (plan.deadLetterOutput() != null) {
-      head.output.emitSide(plan.deadLetterOutput(),
-          new Record(DEAD_LETTER, new Object[] {plan.id(), reason, raw}, Record.NO_TIMESTAMP));
+      head.output.emitSide(plan.deadLetterOutput(), JsonRecords.deadLetter(plan.id(), raw, reason));
     }
   }
 
@@ -205,11 +204,11 @@ final class SourceInput implements TaskInput, SplitOutput {
       try {
         return Instant.parse(str).toEpochMilli();
       } catch (DateTimeParseException e) {
-        malformed(record.toString(), "event time field '" + field + "' is not an ISO-8601 instant: " + str);
+        malformed(JsonRecords.toJson(record), "event time field '" + field + "' is not an ISO-8601 instant: " + str);
         return Record.NO_TIMESTAMP;
       }
     }
-    malformed(record.toString(), v == null
+    malformed(JsonRecords.toJson(record), v == null
         ? "missing event time field '" + field + "'"
         : "event time field '" + field + "' is neither epoch milliseconds nor an ISO-8601 instant");
     return Record.NO_TIMESTAMP;

@@ -45,6 +45,9 @@ public final class TaskGraph {
   private final Map<Integer, List<List<ExchangeOutput>>> exchanges = new HashMap<>();
   private final Map<Integer, List<List<AutoCloseable>>> resources = new HashMap<>();
   private final List<StreamTask> tasks = new ArrayList<>();
+  /** Per receiving (stage, subtask): whether each inbound channel's sender is a source subtask without splits. */
+  private final Map<Integer, List<List<Boolean>>> silentChannels = new HashMap<>();
+  private final Map<Integer, List<? extends SourceSplit>> sourceSplits = new HashMap<>();
 
   private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
       ConnectorFactory connectors, int credits, int bufferSize, StreamTask.TaskListener listener) {
@@ -159,6 +162,11 @@ public final class TaskGraph {
         hd.add(new ArrayList<>());
       }
       gates.put(stage.id(), g);
+      List<List<Boolean>> silent = new ArrayList<>();
+      for (int j = 0; j < stage.parallelism(); j++) {
+        silent.add(new ArrayList<>());
+      }
+      silentChannels.put(stage.id(), silent);
       inbound.put(stage.id(), ch);
       inboundHeads.put(stage.id(), hd);
       for (EdgePlan e : ins) {
@@ -200,6 +208,7 @@ public final class TaskGraph {
         InProcessChannel c = new InProcessChannel(gates.get(j), index, credits, bufferSize);
         channels.get(j).add(c);
         heads.get(j).add(head);
+        silentChannels.get(to.id()).get(j).add(hasNoSplits(from, i));
         writersBySender.get(i).add(new ElementWriter(c));
       }
     }
@@ -227,7 +236,7 @@ public final class TaskGraph {
       heads.add(head);
       SourceConnector connector = sourceConnector(stage, sp);
       List<SourceSplit> mine = new ArrayList<>();
-      List<? extends SourceSplit> all = connector.splits(stage.parallelism());
+      List<? extends SourceSplit> all = splitsOf(stage);
       for (int s = 0; s < all.size(); s++) {
         if (s % stage.parallelism() == i) {
           mine.add(all.get(s));
@@ -243,7 +252,12 @@ public final class TaskGraph {
           heads.add(h);
         }
       }
-      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]));
+      List<Boolean> silent = silentChannels.get(stage.id()).get(i);
+      boolean[] ended = new boolean[silent.size()];
+      for (int c = 0; c < ended.length; c++) {
+        ended[c] = silent.get(c);
+      }
+      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]), ended);
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
     return new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
@@ -254,6 +268,23 @@ public final class TaskGraph {
 
   private SourceConnector sourceConnector(StagePlan stage, SourcePlan sp) {
     return sourceConnectors.computeIfAbsent(stage.id(), k -> connectors.source(sp));
+  }
+
+  private List<? extends SourceSplit> splitsOf(StagePlan stage) {
+    SourcePlan sp = (SourcePlan) stage.operators().get(0);
+    return sourceSplits.computeIfAbsent(stage.id(), k -> sourceConnector(stage, sp).splits(stage.parallelism()));
+  }
+
+  /**
+   * Whether subtask {@code i} of {@code stage} is a source subtask that has no split: it ends at
+   * once, so receivers need not wait for it before their watermark moves (which keeps results of
+   * a one-file job independent of the parallelism and of timing).
+   */
+  private boolean hasNoSplits(StagePlan stage, int i) {
+    if (!(stage.operators().get(0) instanceof SourcePlan)) {
+      return false;
+    }
+    return splitsOf(stage).size() <= i;
   }
 
   private StreamTask taskOf(int stageId, int subtask) {
