@@ -47,6 +47,8 @@ public final class ElementWriter {
   private final OutboundChannel channel;
   private final ArrayDeque<Buffer> pending = new ArrayDeque<>();
   private final IdentityHashMap<Schema, Integer> schemaIds = new IdentityHashMap<>();
+  private Schema lastSchema;
+  private int lastSchemaId;
   private Buffer current;
   private byte[] buf;
   private int pos;
@@ -68,28 +70,81 @@ public final class ElementWriter {
 
   /** Appends {@code element}; never blocks (a full buffer waits in a queue if there is no credit). */
   public void write(StreamElement element) {
+    write(element, null);
+  }
+
+  /**
+   * Appends {@code element}, keeping only the fields of {@code projection} if it is a record
+   * (null keeps all).
+   */
+  public void write(StreamElement element, Projection projection) {
     if (current == null) {
       startBuffer();
     }
     int start = pos;
-    Schema newSchema = null;
     try {
-      if (element instanceof Record r && !schemaIds.containsKey(r.schema())) {
-        newSchema = r.schema();
-        schemaIds.put(newSchema, schemaIds.size());
-      }
-      encode(element, newSchema);
+      tryEncode(element, projection);
+      return;
     } catch (Overflow o) {
       pos = start;
+    }
+    if (start > 0) {
+      seal();
+      startBuffer();
+      try {
+        tryEncode(element, projection);
+        return;
+      } catch (Overflow o) {
+        pos = 0;
+      }
+    }
+    writeOversized(element, projection);
+  }
+
+  /** Encodes at the current position or throws Overflow, leaving the schema dictionary as it was. */
+  private void tryEncode(StreamElement element, Projection projection) {
+    if (!(element instanceof Record r)) {
+      encode(element);
+      return;
+    }
+    Schema newSchema = null;
+    try {
+      Schema schema = projection == null ? r.schema() : projection.schema(r.schema());
+      if (schema != lastSchema) {
+        Integer id = schemaIds.get(schema);
+        if (id == null) {
+          newSchema = schema;
+          id = schemaIds.size();
+          schemaIds.put(schema, id);
+        }
+        lastSchema = schema;
+        lastSchemaId = id;
+      }
+      encodeRecord(r, newSchema, projection);
+    } catch (Overflow o) {
       if (newSchema != null) {
         schemaIds.remove(newSchema);
       }
-      if (start > 0) {
-        seal();
-        startBuffer();
-        write(element);
-      } else {
-        writeOversized(element, newSchema);
+      lastSchema = null;
+      throw o;
+    }
+  }
+
+  private void encodeRecord(Record r, Schema newSchema, Projection projection) {
+    if (newSchema != null) {
+      writeSchema(newSchema);
+    }
+    putByte(RECORD);
+    putInt(lastSchemaId);
+    putLong(r.timestamp());
+    Object[] values = r.values();
+    if (projection == null) {
+      for (Object v : values) {
+        putValue(v);
+      }
+    } else {
+      for (int i : projection.indexes(r.schema())) {
+        putValue(values[i]);
       }
     }
   }
@@ -113,7 +168,7 @@ public final class ElementWriter {
     return true;
   }
 
-  private void writeOversized(StreamElement element, Schema newSchema) {
+  private void writeOversized(StreamElement element, Projection projection) {
     // one element larger than a buffer: give it a buffer of its own
     int size = Buffer.DEFAULT_SIZE * 2;
     while (true) {
@@ -122,16 +177,10 @@ public final class ElementWriter {
       pos = 0;
       limit = buf.length;
       try {
-        if (newSchema != null) {
-          schemaIds.put(newSchema, schemaIds.size());
-        }
-        encode(element, newSchema);
+        tryEncode(element, projection);
         seal();
         return;
       } catch (Overflow o) {
-        if (newSchema != null) {
-          schemaIds.remove(newSchema);
-        }
         size *= 2;
       }
     }
@@ -153,18 +202,8 @@ public final class ElementWriter {
     drain();
   }
 
-  private void encode(StreamElement element, Schema newSchema) {
-    if (element instanceof Record r) {
-      if (newSchema != null) {
-        writeSchema(newSchema);
-      }
-      putByte(RECORD);
-      putInt(schemaIds.get(r.schema()));
-      putLong(r.timestamp());
-      for (Object v : r.values()) {
-        putValue(v);
-      }
-    } else if (element instanceof Watermark w) {
+  private void encode(StreamElement element) {
+    if (element instanceof Watermark w) {
       putByte(WATERMARK);
       putLong(w.timestamp());
     } else if (element instanceof Barrier b) {

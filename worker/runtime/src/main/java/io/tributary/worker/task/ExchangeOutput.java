@@ -6,6 +6,7 @@ import io.tributary.stream.KeySelector;
 import io.tributary.stream.Record;
 import io.tributary.stream.StreamElement;
 import io.tributary.worker.exchange.ElementWriter;
+import io.tributary.worker.exchange.Projection;
 import java.util.List;
 
 /**
@@ -18,10 +19,14 @@ final class ExchangeOutput {
   private final KeySelector keySelector;
   private final int maxParallelism;
   private final int subtaskIndex;
+  private final Projection projection;
   private int nextRoundRobin;
   private long lastWatermark = Long.MIN_VALUE;
 
-  ExchangeOutput(EdgePlan edge, List<ElementWriter> writers, int maxParallelism, int subtaskIndex) {
+  /** @param projection the fields the receiver reads, or null for all */
+  ExchangeOutput(EdgePlan edge, List<ElementWriter> writers, int maxParallelism, int subtaskIndex,
+      Projection projection) {
+    this.projection = projection;
     this.partitioning = edge.partitioning();
     this.writers = writers.toArray(new ElementWriter[0]);
     this.keySelector = new KeySelector(edge.keyFields());
@@ -31,7 +36,7 @@ final class ExchangeOutput {
   }
 
   void writeRecord(Record record) {
-    writers[target(record)].write(record);
+    writers[target(record)].write(record, projection);
   }
 
   private int target(Record record) {

@@ -17,6 +17,7 @@ import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.worker.exchange.Buffer;
 import io.tributary.worker.exchange.ElementWriter;
+import io.tributary.worker.exchange.Projection;
 import io.tributary.worker.exchange.InProcessChannel;
 import io.tributary.worker.exchange.InboundChannel;
 import io.tributary.worker.exchange.InputGate;
@@ -214,7 +215,8 @@ public final class TaskGraph {
     }
     for (int i = 0; i < from.parallelism(); i++) {
       ChainNode src = nodes.get(from.id()).get(i).get(e.fromOperator());
-      ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i);
+      ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i,
+          projectionFor(to.operator(e.toOperator())));
       if (e.port() == null) {
         src.exchanges.add(out);
       } else {
@@ -268,6 +270,24 @@ public final class TaskGraph {
 
   private SourceConnector sourceConnector(StagePlan stage, SourcePlan sp) {
     return sourceConnectors.computeIfAbsent(stage.id(), k -> connectors.source(sp));
+  }
+
+  /**
+   * The fields a receiving operator reads, when it reads fewer than it is sent: a window without a
+   * late output needs only its key fields and aggregate arguments (event time travels with the
+   * record). Null: send everything.
+   */
+  static Projection projectionFor(OperatorPlan receiver) {
+    if (!(receiver instanceof WindowAggregatePlan w) || w.lateOutput() != null) {
+      return null;
+    }
+    java.util.LinkedHashSet<String> fields = new java.util.LinkedHashSet<>(w.keyBy());
+    for (io.tributary.plan.AggregatePlan a : w.aggregates()) {
+      if (a.argument() != null) {
+        fields.addAll(io.tributary.expr.Expressions.referencedFields(a.argument()));
+      }
+    }
+    return new Projection(new ArrayList<>(fields));
   }
 
   private List<? extends SourceSplit> splitsOf(StagePlan stage) {

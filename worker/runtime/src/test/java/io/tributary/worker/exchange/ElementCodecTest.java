@@ -32,6 +32,35 @@ class ElementCodecTest {
   }
 
   @Test
+  void aProjectionSendsOnlyTheFieldsTheReceiverReads() {
+    InputGate gate = new InputGate(1);
+    InProcessChannel channel = new InProcessChannel(gate, 0, 100, Buffer.DEFAULT_SIZE);
+    ElementWriter writer = new ElementWriter(channel);
+    Projection keep = new Projection(List.of("price", "auction", "missing"));
+    Record bid = new Record(BID, new Object[] {7L, 2.5, "Google", true, "x".repeat(500), null}, 42);
+    Record other = new Record(Schema.of("auction"), new Object[] {9L}, 43);
+    for (int i = 0; i < 1000; i++) {
+      writer.write(i % 2 == 0 ? bid : other, keep);
+    }
+    writer.flush();
+    List<StreamElement> out = new ArrayList<>();
+    ElementReader reader = new ElementReader();
+    InputGate.Arrival a;
+    int buffers = 0;
+    while ((a = gate.poll()) != null) {
+      buffers++;
+      reader.reset(a.buffer());
+      while (reader.hasNext()) {
+        out.add(reader.next());
+      }
+    }
+    assertThat(buffers).as("500-byte strings were not sent").isEqualTo(1);
+    assertThat(out).hasSize(1000);
+    assertThat(out.get(0)).isEqualTo(new Record(Schema.of("price", "auction"), new Object[] {2.5, 7L}, 42));
+    assertThat(out.get(1)).isEqualTo(other);
+  }
+
+  @Test
   void anElementLargerThanABufferGetsABufferOfItsOwn() {
     String big = "x".repeat(Buffer.DEFAULT_SIZE * 3);
     Record r = new Record(Schema.of("big"), new Object[] {big}, 7);

@@ -1,0 +1,50 @@
+package io.tributary.worker.exchange;
+
+import io.tributary.stream.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps only the named fields of records crossing an exchange, so a window that reads two fields
+ * of a wide record does not pay for serializing the rest. Positions are cached per input schema
+ * (schemas are interned). Fields missing from a record are left out. Not thread-safe.
+ */
+public final class Projection {
+  private final List<String> fields;
+  private Schema lastIn;
+  private Schema lastOut;
+  private int[] lastIndexes;
+
+  public Projection(List<String> fields) {
+    this.fields = List.copyOf(fields);
+  }
+
+  public List<String> fields() {
+    return fields;
+  }
+
+  /** Positions in {@code in} of the kept fields, in output order. */
+  int[] indexes(Schema in) {
+    if (in != lastIn) {
+      List<String> names = new ArrayList<>();
+      List<Integer> idx = new ArrayList<>();
+      for (String f : fields) {
+        int i = in.indexOf(f);
+        if (i >= 0 && !names.contains(f)) {
+          names.add(f);
+          idx.add(i);
+        }
+      }
+      lastIndexes = idx.stream().mapToInt(Integer::intValue).toArray();
+      lastOut = Schema.of(names);
+      lastIn = in;
+    }
+    return lastIndexes;
+  }
+
+  /** The output schema for input schema {@code in}. */
+  Schema schema(Schema in) {
+    indexes(in);
+    return lastOut;
+  }
+}
