@@ -29,6 +29,17 @@ public interface KeyedStateBackend extends AutoCloseable {
   /** Number of (key, namespace) entries held across all states; for metrics and tests. */
   long approximateEntryCount();
 
+  /**
+   * Snapshots the state (contract C6). What must happen on the task thread happens before this
+   * returns (for example a RocksDB checkpoint, which is hard links); uploading happens after, and
+   * the future completes when the snapshot is durable. Processing may continue meanwhile.
+   *
+   * @throws UnsupportedOperationException if this backend cannot snapshot
+   */
+  default java.util.concurrent.CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot snapshot");
+  }
+
   @Override
   void close();
 }

@@ -17,4 +17,16 @@ public interface StateBackendFactory {
    * @param maxParallelism the job's number of key groups
    */
   KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism);
+
+  /**
+   * A backend for one operator instance that starts from {@code snapshots} (contracts C7, C8): the
+   * key groups of {@code range} found in them, whatever range each snapshot covered. Data may be
+   * fetched lazily, per key group, on first access.
+   *
+   * @throws UnsupportedOperationException if this backend cannot restore
+   */
+  default KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+      java.util.List<StateSnapshot> snapshots) {
+    throw new UnsupportedOperationException(name() + " state cannot be restored");
+  }
 }

@@ -1,0 +1,52 @@
+package io.tributary.state.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Where durable state lives (contract C5): immutable objects by name. Implementations: a local
+ * directory (the embedded default) and S3. Names are {@code /}-separated relative paths without
+ * {@code ..}; an object, once written, never changes. Implementations are thread-safe.
+ */
+public interface ObjectStore extends AutoCloseable {
+  /** Writes {@code name} from a local file; replaces nothing that a reader could observe half-written. */
+  void put(String name, Path file) throws IOException;
+
+  /** Writes {@code name} with {@code bytes}. */
+  void put(String name, byte[] bytes) throws IOException;
+
+  /**
+   * Writes {@code name} only if it does not exist yet (S3: {@code If-None-Match: *}).
+   *
+   * @return false if an object of that name already existed (nothing was written)
+   */
+  boolean putIfAbsent(String name, byte[] bytes) throws IOException;
+
+  /** Downloads {@code name} into {@code target} (created or replaced). */
+  void get(String name, Path target) throws IOException;
+
+  /** The whole object. */
+  byte[] getBytes(String name) throws IOException;
+
+  /** Streams the object; the caller closes the stream. */
+  InputStream open(String name) throws IOException;
+
+  boolean exists(String name) throws IOException;
+
+  /** Size in bytes, or -1 if absent. */
+  long size(String name) throws IOException;
+
+  /** Deletes {@code name}; deleting an absent object is not an error. */
+  void delete(String name) throws IOException;
+
+  /** Names starting with {@code prefix}, sorted. */
+  List<String> list(String prefix) throws IOException;
+
+  /** A readable location, such as {@code file:///data/objects} or {@code s3://bucket/prefix}. */
+  String url();
+
+  @Override
+  void close();
+}
