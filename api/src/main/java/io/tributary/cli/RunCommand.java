@@ -34,7 +34,9 @@ final class RunCommand implements Callable<Integer> {
     err.println("tributary: running " + plan.jobName() + " (" + plan.stages().size() + " stages, "
         + plan.stages().stream().mapToInt(s -> s.parallelism()).sum() + " tasks)");
     LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
+    java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
     Thread hook = new Thread(() -> {
+      interrupted.set(true);
       try {
         job.cancel();
       } catch (InterruptedException e) {
@@ -49,8 +51,12 @@ final class RunCommand implements Callable<Integer> {
         progress.report();
       }
     }
-    Runtime.getRuntime().removeShutdownHook(hook);
     progress.report();
+    if (interrupted.get()) {
+      err.println("tributary: " + plan.jobName() + " stopped (interrupted); files in progress stay hidden");
+      return 130;
+    }
+    Runtime.getRuntime().removeShutdownHook(hook);
     err.println("tributary: " + plan.jobName() + " finished");
     return 0;
   }

@@ -11,9 +11,9 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 
 /**
- * Prints records as JSON lines on {@code System.out} (as it is when a writer opens). Each writer
- * buffers whole lines and hands them over on {@code commit()} or when the buffer passes 64 KiB,
- * so lines of parallel writers never interleave.
+ * Prints records as JSON lines on {@code System.out} (as it is when a writer opens), each as soon
+ * as it is written, so a user watching a job sees results when they happen. Whole lines are handed
+ * over at once, so lines of parallel writers never interleave.
  */
 public final class StdoutSink implements SinkConnector {
   @Override
@@ -22,10 +22,8 @@ public final class StdoutSink implements SinkConnector {
   }
 
   private static final class Writer implements SinkWriter {
-    private static final int FLUSH_AT = 64 * 1024;
-
     private final PrintStream target;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(FLUSH_AT + 1024);
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
     private final JsonGenerator json;
 
     Writer(PrintStream target) {
@@ -41,9 +39,7 @@ public final class StdoutSink implements SinkConnector {
     public void write(Record record) {
       try {
         JsonRecords.writeLine(record, json);
-        if (buffer.size() >= FLUSH_AT) {
-          handOver();
-        }
+        handOver();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
