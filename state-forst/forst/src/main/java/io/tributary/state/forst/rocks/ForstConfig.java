@@ -1,0 +1,44 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.store.ObjectStore;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Configuration of the ForSt-style backend of one process.
+ *
+ * @param objectStore where durable state lives (contract C5); the factory does not close it
+ * @param localDir working directory for open shards, snapshot staging and the file cache; it may be
+ *     wiped whenever no backend of this process is open
+ * @param cacheBudgetBytes disk budget of the local file cache of downloaded state files
+ * @param blockCacheBytes RocksDB block cache shared by every shard of the process
+ * @param writeBufferBytes memtable budget shared by every shard of the process
+ */
+public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
+    long writeBufferBytes) {
+  /** Default local file cache budget: 8 GiB. */
+  public static final long DEFAULT_CACHE_BUDGET = 8L << 30;
+  /** Default block cache: 256 MiB. */
+  public static final long DEFAULT_BLOCK_CACHE = 256L << 20;
+  /** Default memtable budget: 128 MiB. */
+  public static final long DEFAULT_WRITE_BUFFER = 128L << 20;
+
+  public ForstConfig {
+    Objects.requireNonNull(objectStore, "objectStore");
+    Objects.requireNonNull(localDir, "localDir");
+    requirePositive("cacheBudgetBytes", cacheBudgetBytes);
+    requirePositive("blockCacheBytes", blockCacheBytes);
+    requirePositive("writeBufferBytes", writeBufferBytes);
+  }
+
+  /** A configuration with the default budgets. */
+  public static ForstConfig defaults(ObjectStore objectStore, Path localDir) {
+    return new ForstConfig(objectStore, localDir, DEFAULT_CACHE_BUDGET, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER);
+  }
+
+  private static void requirePositive(String what, long v) {
+    if (v <= 0) {
+      throw new IllegalArgumentException(what + " must be > 0, got " + v);
+    }
+  }
+}

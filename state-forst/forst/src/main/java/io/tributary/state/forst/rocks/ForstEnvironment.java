@@ -1,0 +1,73 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.forst.cache.FileCache;
+import io.tributary.state.forst.cache.FileCacheMetrics;
+import io.tributary.state.forst.registry.SharedFileRegistry;
+import io.tributary.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Everything the backends of one process share: native RocksDB resources, the object store, the
+ * local file cache, the shared-file registry, the transfer threads and the counters.
+ */
+final class ForstEnvironment implements AutoCloseable {
+  private static final int TRANSFER_THREADS = 4;
+
+  final ForstConfig config;
+  final ObjectStore store;
+  final RocksResources rocks;
+  final FileCache cache;
+  final SharedFileRegistry registry;
+  final ExecutorService transfers;
+  final LongAdder bytesUploaded = new LongAdder();
+  final LongAdder shardsOpened = new LongAdder();
+
+  ForstEnvironment(ForstConfig config) {
+    this.config = config;
+    this.store = config.objectStore();
+    try {
+      Files.createDirectories(config.localDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create local state directory " + config.localDir(), e);
+    }
+    this.rocks = new RocksResources(config.blockCacheBytes(), config.writeBufferBytes());
+    this.cache = new FileCache(config.localDir().resolve("cache"), store, config.cacheBudgetBytes());
+    this.registry = new SharedFileRegistry(store);
+    AtomicInteger n = new AtomicInteger();
+    this.transfers = Executors.newFixedThreadPool(TRANSFER_THREADS, r -> {
+      Thread t = new Thread(r, "forst-transfer-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Working directory of backends (one subdirectory per backend instance). */
+  Path workDir() {
+    return config.localDir().resolve("work");
+  }
+
+  ForstMetrics metrics() {
+    FileCacheMetrics c = cache.metrics();
+    return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded(), shardsOpened.sum(), c.hits(), c.misses());
+  }
+
+  @Override
+  public void close() {
+    transfers.shutdown();
+    try {
+      transfers.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    cache.close();
+    rocks.close();
+  }
+}

@@ -1,0 +1,289 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.Key;
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyGroups;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.ListState;
+import io.tributary.state.MapState;
+import io.tributary.state.StateCodec;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.ValueState;
+import io.tributary.state.WindowState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Keyed state on RocksDB, one instance ("shard") per key group, with durable copies in an object
+ * store (contracts C5–C8).
+ *
+ * <p>Shards open on first access to their key group: a new one is empty; a restored one first
+ * fetches its files (only its own: C7). {@link #snapshot} checkpoints every shard that changed on
+ * the calling thread (a flush and hard links) and uploads asynchronously; a shard that did not
+ * change, or was never accessed since the restore, is referenced by its previous manifest without
+ * any I/O. The local directory is a cache: closing the backend deletes it.
+ *
+ * <p>State handles are keyed by name; asking again for a name returns the same handle, asking for
+ * it as another kind is refused. Used by one thread at a time (the task thread).
+ */
+public final class ForstKeyedStateBackend implements KeyedStateBackend {
+  private final ForstEnvironment env;
+  private final StateNames names;
+  private final KeyGroupRange range;
+  private final int maxParallelism;
+  private final Path workDir;
+  private final Path stagingDir;
+  private final Shard[] shards;
+  private final RestoredGroup[] restored;
+  private final ShardRestorer restorer;
+  private final SnapshotWriter writer;
+  private final RestoredRegistration restoredRegistration;
+  private final Map<String, ForstState> states = new LinkedHashMap<>();
+  private Key currentKey;
+  private int currentIndex = -1;
+  private long keyVersion;
+  private Shard currentShard;
+  private boolean closed;
+
+  ForstKeyedStateBackend(ForstEnvironment env, StateNames names, KeyGroupRange range, int maxParallelism,
+      Map<Integer, RestoredGroup> restoredGroups) {
+    checkRange(range, maxParallelism);
+    this.env = env;
+    this.names = names;
+    this.range = range;
+    this.maxParallelism = maxParallelism;
+    String instance = UUID.randomUUID().toString();
+    this.workDir = env.workDir().resolve(instance);
+    this.stagingDir = env.config.localDir().resolve("staging").resolve(instance);
+    this.shards = new Shard[range.size()];
+    this.restored = new RestoredGroup[range.size()];
+    restoredGroups.forEach((g, r) -> restored[g - range.start()] = r);
+    this.restorer = new ShardRestorer(env);
+    this.writer = new SnapshotWriter(env, names);
+    this.restoredRegistration = new RestoredRegistration(env.registry, restoredGroups.values());
+  }
+
+  ShardRestorer restorer() {
+    return restorer;
+  }
+
+  @Override
+  public KeyGroupRange keyGroupRange() {
+    return range;
+  }
+
+  @Override
+  public int maxParallelism() {
+    return maxParallelism;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when the key's group is not in this backend's range
+   */
+  @Override
+  public void setCurrentKey(Key key) {
+    checkOpen();
+    if (key == currentKey) {
+      return;
+    }
+    int group = key.keyGroup(maxParallelism);
+    if (!range.contains(group)) {
+      throw new IllegalArgumentException("key " + key + " belongs to key group " + group
+          + ", outside this backend's range " + range + " (maxParallelism " + maxParallelism
+          + "): the record was routed to the wrong subtask");
+    }
+    if (group - range.start() != currentIndex) {
+      currentIndex = group - range.start();
+      currentShard = null;
+    }
+    currentKey = key;
+    keyVersion++;
+  }
+
+  @Override
+  public Key currentKey() {
+    return currentKey;
+  }
+
+  /** Changes whenever the current key does; states rebuild their cached key prefix then. */
+  long keyVersion() {
+    return keyVersion;
+  }
+
+  /** The shard of the current key, opened (and fetched, if restored) on first access. */
+  Shard currentShard() {
+    Shard s = currentShard;
+    if (s == null) {
+      if (currentIndex < 0) {
+        throw new IllegalStateException("no current key: call setCurrentKey before using state");
+      }
+      checkOpen();
+      s = shards[currentIndex];
+      if (s == null) {
+        s = openShard(currentIndex);
+        shards[currentIndex] = s;
+      }
+      currentShard = s;
+    }
+    return s;
+  }
+
+  private Shard openShard(int index) {
+    int group = range.start() + index;
+    Path dir = workDir.resolve("kg-" + group);
+    RestoredGroup r = restored[index];
+    Shard s;
+    if (r == null) {
+      s = Shard.open(env.rocks, group, dir, null, null);
+    } else {
+      s = restorer.open(group, r.manifestName(), r.manifest(), dir);
+    }
+    env.shardsOpened.increment();
+    return s;
+  }
+
+  @Override
+  public <T> ValueState<T> valueState(String name, StateCodec<T> codec) {
+    return register(name, ForstValueState.class, () -> new ForstValueState<>(this, name, codec));
+  }
+
+  @Override
+  public <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
+    return register(name, ForstMapState.class, () -> new ForstMapState<>(this, name, keyCodec, valueCodec));
+  }
+
+  @Override
+  public <T> ListState<T> listState(String name, StateCodec<T> codec) {
+    return register(name, ForstListState.class, () -> new ForstListState<>(this, name, codec));
+  }
+
+  @Override
+  public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
+    return register(name, ForstWindowState.class, () -> new ForstWindowState<>(this, name, windowCodec, accCodec));
+  }
+
+  @SuppressWarnings("unchecked")
+  private <S> S register(String name, Class<?> kind, Supplier<? extends ForstState> create) {
+    checkOpen();
+    ForstState existing = states.get(name);
+    if (existing == null) {
+      existing = create.get();
+      for (ForstState other : states.values()) {
+        if (other.stateId() == existing.stateId()) {
+          throw new IllegalStateException("state names '" + name + "' and '" + other.name
+              + "' hash to the same state id; rename one of them");
+        }
+      }
+      states.put(name, existing);
+    } else if (!kind.isInstance(existing)) {
+      throw new IllegalStateException("state '" + name + "' already exists as "
+          + existing.getClass().getSimpleName() + ", not " + kind.getSimpleName());
+    }
+    return (S) existing;
+  }
+
+  /** RocksDB's estimate over the opened shards; key groups not yet fetched after a restore count 0. */
+  @Override
+  public long approximateEntryCount() {
+    long n = 0;
+    for (Shard s : shards) {
+      if (s != null) {
+        n += s.estimatedKeys();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Key groups without any state (never written, never restored) are absent from the result.
+   */
+  @Override
+  public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
+    checkOpen();
+    List<SnapshotWriter.Taken> taken = new ArrayList<>();
+    List<SnapshotWriter.Reused> reused = new ArrayList<>();
+    try {
+      for (int i = 0; i < shards.length; i++) {
+        collect(i, checkpointId, taken, reused);
+      }
+    } catch (RuntimeException e) {
+      taken.forEach(t -> t.shard().uploadEnded(null, null));
+      taken.forEach(t -> SnapshotWriter.deleteQuietly(t.dir()));
+      throw e;
+    }
+    return CompletableFuture.supplyAsync(() -> {
+      restoredRegistration.ensure();
+      return writer.write(checkpointId, range, taken, reused);
+    }, env.transfers);
+  }
+
+  private void collect(int i, long checkpointId, List<SnapshotWriter.Taken> taken,
+      List<SnapshotWriter.Reused> reused) {
+    Shard s = shards[i];
+    if (s == null) {
+      if (restored[i] != null) {
+        reused.add(restored[i]);
+      }
+      return;
+    }
+    if (s.reusable()) {
+      reused.add(new ReusedShard(s.keyGroup(), s.manifestName(), s.manifest()));
+      return;
+    }
+    Path dir = stagingDir.resolve("chk-" + checkpointId + "-kg-" + s.keyGroup());
+    SnapshotWriter.deleteQuietly(dir);
+    dir.getParent().toFile().mkdirs();
+    s.checkpoint(dir);
+    s.uploadStarted();
+    taken.add(new SnapshotWriter.Taken(s, dir));
+  }
+
+  /** A shard unchanged since its last manifest. */
+  private record ReusedShard(int keyGroup, String manifestName, ShardManifest manifest)
+      implements SnapshotWriter.Reused {}
+
+  /** Closes every shard and deletes the local working directory (it is only a cache: C5). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (int i = 0; i < shards.length; i++) {
+      if (shards[i] != null) {
+        shards[i].close();
+        shards[i] = null;
+      }
+    }
+    states.clear();
+    currentShard = null;
+    currentKey = null;
+    SnapshotWriter.deleteQuietly(workDir);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("state backend is closed");
+    }
+  }
+
+  private static void checkRange(KeyGroupRange range, int maxParallelism) {
+    if (maxParallelism < 1 || maxParallelism > KeyGroups.UPPER_BOUND_MAX_PARALLELISM) {
+      throw new IllegalArgumentException("maxParallelism must be in [1, "
+          + KeyGroups.UPPER_BOUND_MAX_PARALLELISM + "], got " + maxParallelism);
+    }
+    if (range.end() > maxParallelism) {
+      throw new IllegalArgumentException("key group range " + range + " exceeds maxParallelism " + maxParallelism);
+    }
+  }
+}

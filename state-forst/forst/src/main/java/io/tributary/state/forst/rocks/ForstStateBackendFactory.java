@@ -1,0 +1,98 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.forst.registry.SharedFileRegistry;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Creates {@link ForstKeyedStateBackend}s; configured as {@code forst}. One factory per process: it
+ * owns the shared block cache and memtable budget, the local file cache, the transfer threads and
+ * the registry of files referenced by retained snapshots. Close it after every backend it created.
+ *
+ * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: for every key group
+ * of the requested range it takes the manifest of the newest snapshot that has one. Nothing is
+ * fetched until a key group is first accessed.
+ */
+public final class ForstStateBackendFactory implements StateBackendFactory, AutoCloseable {
+  public static final String NAME = "forst";
+
+  private final ForstEnvironment env;
+
+  private ForstStateBackendFactory(ForstConfig config) {
+    this.env = new ForstEnvironment(config);
+  }
+
+  /** A factory for the given configuration. */
+  public static ForstStateBackendFactory fromConfig(ForstConfig config) {
+    return new ForstStateBackendFactory(config);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
+    return new ForstKeyedStateBackend(env, new StateNames(jobName, operatorId), range, maxParallelism, Map.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if a snapshot was not written by this backend kind
+   */
+  @Override
+  public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+      List<StateSnapshot> snapshots) {
+    StateNames names = new StateNames(jobName, operatorId);
+    ShardRestorer restorer = new ShardRestorer(env);
+    Map<Integer, StateSnapshot> newest = new HashMap<>();
+    for (StateSnapshot s : snapshots) {
+      if (!NAME.equals(s.backend())) {
+        throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
+            + s.backend() + "' backend and cannot be restored by '" + NAME + "'");
+      }
+      for (Integer g : s.manifests().keySet()) {
+        StateSnapshot prev = newest.get(g);
+        if (range.contains(g) && (prev == null || prev.checkpointId() < s.checkpointId())) {
+          newest.put(g, s);
+        }
+      }
+    }
+    Map<Integer, RestoredGroup> groups = new HashMap<>();
+    newest.forEach((g, s) -> groups.put(g, new RestoredGroup(g, s.manifests().get(g), names.snapshotId(s), restorer)));
+    return new ForstKeyedStateBackend(env, names, range, maxParallelism, groups);
+  }
+
+  /**
+   * Forgets a snapshot that is no longer retained (subsumed checkpoint, deleted savepoint) and
+   * deletes the files that no retained snapshot of this process references any more (C8).
+   *
+   * @return the objects deleted
+   */
+  public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+    return env.registry.release(new StateNames(jobName, operatorId).snapshotId(snapshot));
+  }
+
+  /** The registry of files referenced by retained snapshots, for rebuilding after a restart. */
+  public SharedFileRegistry registry() {
+    return env.registry;
+  }
+
+  /** Current counters of this process. */
+  public ForstMetrics metrics() {
+    return env.metrics();
+  }
+
+  /** Releases native memory, the file cache and the transfer threads; close every backend first. */
+  @Override
+  public void close() {
+    env.close();
+  }
+}

@@ -1,0 +1,91 @@
+package io.tributary.state.forst.rocks;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.CompressionType;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.StringAppendOperator;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Native RocksDB objects shared by every shard of a process: one block cache and one memtable
+ * budget (so memory does not grow with the number of open shards), the options every shard opens
+ * with, and the read/write options of the hot path. The WAL is disabled: durability comes from
+ * snapshots in the object store, the local disk is only a cache (contract C5).
+ */
+final class RocksResources implements AutoCloseable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final LRUCache blockCache;
+  private final WriteBufferManager writeBuffers;
+  private final StringAppendOperator append = new StringAppendOperator("");
+  private final BloomFilter bloom = new BloomFilter(10);
+  private final Options options = new Options();
+  private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
+  private final ReadOptions readOptions = new ReadOptions();
+  private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true);
+
+  RocksResources(long blockCacheBytes, long writeBufferBytes) {
+    blockCache = new LRUCache(blockCacheBytes);
+    writeBuffers = new WriteBufferManager(writeBufferBytes, blockCache);
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(blockCache)
+        .setFilterPolicy(bloom)
+        .setBlockSize(16 << 10)
+        .setCacheIndexAndFilterBlocks(true)
+        .setPinL0FilterAndIndexBlocksInCache(true);
+    options.setCreateIfMissing(true)
+        .setWriteBufferManager(writeBuffers)
+        .setWriteBufferSize(Math.max(1 << 20, Math.min(32L << 20, writeBufferBytes / 8)))
+        // small arena blocks: the shared budget counts allocated blocks, and there are many shards
+        .setArenaBlockSize(256 << 10)
+        .setTargetFileSizeBase(16L << 20)
+        .setMaxBytesForLevelBase(64L << 20)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setMergeOperator(append)
+        .setTableFormatConfig(table)
+        .setMaxOpenFiles(256)
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        .setKeepLogFileNum(1)
+        .setStatsDumpPeriodSec(0)
+        .setMaxManifestFileSize(1L << 20)
+        .setMaxBackgroundJobs(2);
+  }
+
+  Options options() {
+    return options;
+  }
+
+  WriteOptions writeOptions() {
+    return writeOptions;
+  }
+
+  ReadOptions readOptions() {
+    return readOptions;
+  }
+
+  FlushOptions flushOptions() {
+    return flushOptions;
+  }
+
+  /** Closes the native objects; every shard opened with them must be closed first. */
+  @Override
+  public void close() {
+    flushOptions.close();
+    readOptions.close();
+    writeOptions.close();
+    options.close();
+    bloom.close();
+    append.close();
+    writeBuffers.close();
+    blockCache.close();
+  }
+}

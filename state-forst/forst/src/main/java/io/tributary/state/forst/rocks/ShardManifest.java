@@ -1,0 +1,75 @@
+package io.tributary.state.forst.rocks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The durable description of one key group's shard in one snapshot: the files of a RocksDB
+ * checkpoint, each with the local name RocksDB expects and the object that holds its bytes. Shared
+ * (immutable, content-named) SST objects may appear in many manifests; private files (MANIFEST,
+ * CURRENT) belong to one snapshot and are usually inlined. Stored as JSON (inline content base64).
+ *
+ * @param keyGroup the key group
+ * @param checkpointId the checkpoint that wrote it
+ * @param files the files of the shard
+ */
+record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  ShardManifest {
+    files = List.copyOf(files);
+  }
+
+  /**
+   * One file of a shard.
+   *
+   * @param local the file name inside the RocksDB directory
+   * @param object the object name in the object store
+   * @param size size in bytes
+   * @param shared whether the object is a content-named immutable SST shared between snapshots
+   * @param inline the content of a small private file kept in the manifest itself (then
+   *     {@code object} is null), which saves one object per file
+   */
+  record ShardFile(String local, String object, long size, boolean shared, byte[] inline) {
+    static ShardFile stored(String local, String object, long size, boolean shared) {
+      return new ShardFile(local, object, size, shared, null);
+    }
+  }
+
+  long stateBytes() {
+    long n = 0;
+    for (ShardFile f : files) {
+      n += f.size();
+    }
+    return n;
+  }
+
+  /** Every object this manifest references, the manifest object itself excluded. */
+  List<String> objects() {
+    List<String> names = new ArrayList<>(files.size());
+    for (ShardFile f : files) {
+      if (f.object() != null) {
+        names.add(f.object());
+      }
+    }
+    return names;
+  }
+
+  byte[] toJson() {
+    try {
+      return JSON.writeValueAsBytes(this);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot encode shard manifest of key group " + keyGroup, e);
+    }
+  }
+
+  static ShardManifest fromJson(String objectName, byte[] json) throws IOException {
+    try {
+      return JSON.readValue(json, ShardManifest.class);
+    } catch (IOException e) {
+      throw new IOException("corrupt shard manifest " + objectName + ": " + e.getMessage(), e);
+    }
+  }
+}

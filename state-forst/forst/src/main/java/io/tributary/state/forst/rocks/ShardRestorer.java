@@ -1,0 +1,75 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.forst.cache.FileCache;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Opens a key group's shard from its manifest (contract C7): fetches the shard's files in parallel,
+ * SSTs through the {@link FileCache} (hard-linked into the shard directory, so a cached file costs
+ * no copy) and private files straight from the object store, then opens RocksDB on them. Only the
+ * files of this one key group are fetched.
+ */
+final class ShardRestorer {
+  private final ForstEnvironment env;
+
+  ShardRestorer(ForstEnvironment env) {
+    this.env = env;
+  }
+
+  Shard open(int keyGroup, String manifestName, ShardManifest manifest, Path dir) {
+    try {
+      Files.createDirectories(dir);
+      List<CompletableFuture<Void>> fetches = new ArrayList<>();
+      for (ShardManifest.ShardFile f : manifest.files()) {
+        fetches.add(CompletableFuture.runAsync(() -> fetch(f, dir.resolve(f.local())), env.transfers));
+      }
+      CompletableFuture.allOf(fetches.toArray(new CompletableFuture<?>[0])).join();
+    } catch (IOException | CompletionException e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      throw new ForstStateException("cannot fetch the files of key group " + keyGroup + " (manifest "
+          + manifestName + ") from " + env.store.url(), cause);
+    }
+    return Shard.open(env.rocks, keyGroup, dir, manifestName, manifest);
+  }
+
+  ShardManifest readManifest(String manifestName) {
+    try {
+      return ShardManifest.fromJson(manifestName, env.store.getBytes(manifestName));
+    } catch (IOException e) {
+      throw new ForstStateException("cannot read shard manifest " + manifestName + " from " + env.store.url(), e);
+    }
+  }
+
+  private void fetch(ShardManifest.ShardFile f, Path target) {
+    try {
+      if (f.inline() != null) {
+        Files.write(target, f.inline());
+      } else if (!f.shared()) {
+        env.store.get(f.object(), target);
+      } else {
+        try (FileCache.Handle h = env.cache.acquire(f.object())) {
+          linkOrCopy(h.path(), target);
+        }
+      }
+    } catch (IOException e) {
+      throw new CompletionException(e);
+    }
+  }
+
+  private static void linkOrCopy(Path source, Path target) throws IOException {
+    Files.deleteIfExists(target);
+    try {
+      Files.createLink(target, source);
+    } catch (FileSystemException | UnsupportedOperationException e) {
+      Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.forst.cache.FileCache;
+import io.tributary.state.forst.registry.ContentNames;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The asynchronous half of a snapshot (contract C6): turns the local RocksDB checkpoints taken on
+ * the task thread into durable objects. SSTs get content-derived names and are uploaded only when
+ * no retained snapshot already references them and the store lacks them; private files and one
+ * manifest per key group are written per snapshot. Files are registered in the
+ * {@link io.tributary.state.forst.registry.SharedFileRegistry} before anything is uploaded (C8).
+ */
+final class SnapshotWriter {
+  /** A shard checkpoint taken on the task thread, waiting for upload. */
+  record Taken(Shard shard, Path dir) {}
+
+  /** A key group whose last manifest is referenced again: {@code manifest} may be loaded lazily. */
+  interface Reused {
+    int keyGroup();
+
+    String manifestName();
+
+    ShardManifest manifest();
+  }
+
+  /** Private files up to this size are kept inside the manifest. */
+  static final int INLINE_LIMIT = 64 << 10;
+
+  private final ForstEnvironment env;
+  private final StateNames names;
+
+  SnapshotWriter(ForstEnvironment env, StateNames names) {
+    this.env = env;
+    this.names = names;
+  }
+
+  StateSnapshot write(long checkpointId, KeyGroupRange range, List<Taken> taken, List<Reused> reused) {
+    String snapshotId = names.snapshotId(checkpointId, range);
+    Map<Integer, String> manifests = new HashMap<>();
+    Map<Shard, ShardManifest> planned = new HashMap<>();
+    Set<String> objects = new LinkedHashSet<>();
+    long stateBytes = 0;
+    try {
+      for (Taken t : taken) {
+        ShardManifest m = plan(checkpointId, t);
+        planned.put(t.shard(), m);
+        manifests.put(t.shard().keyGroup(), names.manifest(checkpointId, t.shard().keyGroup()));
+        objects.addAll(m.objects());
+        stateBytes += m.stateBytes();
+      }
+      for (Reused r : reused) {
+        ShardManifest m = r.manifest();
+        manifests.put(r.keyGroup(), r.manifestName());
+        objects.addAll(m.objects());
+        stateBytes += m.stateBytes();
+      }
+      objects.addAll(manifests.values());
+      Set<String> fresh = env.registry.register(snapshotId, objects);
+      long uploaded = 0;
+      for (Taken t : taken) {
+        uploaded += upload(t, planned.get(t.shard()), fresh);
+      }
+      for (Taken t : taken) {
+        String name = manifests.get(t.shard().keyGroup());
+        env.store.put(name, planned.get(t.shard()).toJson());
+        t.shard().uploadEnded(name, planned.get(t.shard()));
+      }
+      env.bytesUploaded.add(uploaded);
+      return new StateSnapshot(ForstStateBackendFactory.NAME, checkpointId, range, manifests, stateBytes, uploaded);
+    } catch (IOException | RuntimeException e) {
+      taken.forEach(t -> t.shard().uploadEnded(null, null));
+      env.registry.release(snapshotId);
+      throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/" + names.operator()
+          + " for key groups " + range + " failed", e);
+    } finally {
+      taken.forEach(t -> deleteQuietly(t.dir()));
+    }
+  }
+
+  private ShardManifest plan(long checkpointId, Taken t) throws IOException {
+    List<ShardManifest.ShardFile> files = new ArrayList<>();
+    int g = t.shard().keyGroup();
+    for (Path p : list(t.dir())) {
+      String local = p.getFileName().toString();
+      long size = Files.size(p);
+      if (local.startsWith("OPTIONS")) {
+        continue; // the shard is opened with the process's options
+      } else if (local.endsWith(".sst")) {
+        ShardManifest.ShardFile known = t.shard().durableSst(local);
+        String object = known != null ? known.object() : ContentNames.forFile(names.sharedPrefix(), p);
+        files.add(ShardManifest.ShardFile.stored(local, object, size, true));
+      } else if (size <= INLINE_LIMIT) {
+        files.add(new ShardManifest.ShardFile(local, null, size, false, Files.readAllBytes(p)));
+      } else {
+        files.add(ShardManifest.ShardFile.stored(local, names.privateFile(checkpointId, g, local), size, false));
+      }
+    }
+    return new ShardManifest(g, checkpointId, files);
+  }
+
+  /** Uploads what the store lacks; returns the bytes uploaded. */
+  private long upload(Taken t, ShardManifest m, Set<String> fresh) throws IOException {
+    long bytes = 0;
+    for (ShardManifest.ShardFile f : m.files()) {
+      Path local = t.dir().resolve(f.local());
+      if (f.inline() != null) {
+        continue;
+      } else if (!f.shared()) {
+        env.store.put(f.object(), local);
+        bytes += f.size();
+      } else if (fresh.contains(f.object()) && !env.store.exists(f.object())) {
+        env.store.put(f.object(), local);
+        bytes += f.size();
+        keepInCache(f.object(), local);
+      }
+    }
+    return bytes;
+  }
+
+  /** Moves a just-uploaded SST into the file cache, so a restore in this process need not fetch it. */
+  private void keepInCache(String object, Path local) {
+    if (env.cache.contains(object)) {
+      return;
+    }
+    try (FileCache.Handle h = env.cache.adopt(object, local)) {
+      h.name();
+    } catch (IOException | RuntimeException e) {
+      // only an optimisation: the object is durable, a later restore downloads it
+    }
+  }
+
+  private static List<Path> list(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  static void deleteQuietly(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a leftover in the local cache directory is harmless (C5)
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package io.tributary.state.forst.store;
+
+import io.tributary.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * An {@link ObjectStore} in a local directory: the embedded default. Object {@code a/b} is the file
+ * {@code root/a/b}.
+ *
+ * <p>Guarantees: a write becomes visible atomically and durably (temp file in the same directory,
+ * fsync, atomic rename, fsync of the directory), so readers never see a partial object;
+ * {@link #putIfAbsent} is atomic across threads and processes on one host (a hard link, which fails
+ * if the name exists); reading an absent object throws {@link NoSuchFileException}. Thread-safe.
+ */
+public final class LocalObjectStore implements ObjectStore {
+  private final Path root;
+
+  /** Opens (and creates if needed) the store rooted at {@code root}. */
+  public LocalObjectStore(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(this.root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create object store directory " + this.root
+          + ": check that the path is writable", e);
+    }
+  }
+
+  /** The directory that holds the objects. */
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public void put(String name, Path file) throws IOException {
+    Path target = resolve(name);
+    Path temp = LocalFiles.copyToTemp(file, target);
+    LocalFiles.commitReplacing(temp, target);
+  }
+
+  @Override
+  public void put(String name, byte[] bytes) throws IOException {
+    Path target = resolve(name);
+    Path temp = LocalFiles.writeTemp(bytes, target);
+    LocalFiles.commitReplacing(temp, target);
+  }
+
+  @Override
+  public boolean putIfAbsent(String name, byte[] bytes) throws IOException {
+    Path target = resolve(name);
+    if (Files.exists(target)) {
+      return false;
+    }
+    Path temp = LocalFiles.writeTemp(bytes, target);
+    try {
+      Files.createLink(target, temp);
+      LocalFiles.syncDirectory(target.getParent());
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public void get(String name, Path target) throws IOException {
+    Path source = existing(name);
+    Path temp = LocalFiles.copyToTemp(source, target.toAbsolutePath());
+    LocalFiles.moveReplacing(temp, target);
+  }
+
+  @Override
+  public byte[] getBytes(String name) throws IOException {
+    return Files.readAllBytes(existing(name));
+  }
+
+  @Override
+  public InputStream open(String name) throws IOException {
+    return Files.newInputStream(existing(name));
+  }
+
+  @Override
+  public boolean exists(String name) {
+    return Files.isRegularFile(resolve(name));
+  }
+
+  @Override
+  public long size(String name) throws IOException {
+    Path file = resolve(name);
+    try {
+      return Files.size(file);
+    } catch (NoSuchFileException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    Files.deleteIfExists(resolve(name));
+  }
+
+  @Override
+  public List<String> list(String prefix) throws IOException {
+    ObjectNames.validatePrefix(prefix);
+    int slash = prefix.lastIndexOf('/');
+    Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
+    if (!Files.isDirectory(start)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(start)) {
+      return files.filter(Files::isRegularFile)
+          .filter(p -> !p.getFileName().toString().startsWith(ObjectNames.TEMP_MARKER))
+          .map(this::nameOf)
+          .filter(n -> n.startsWith(prefix))
+          .sorted()
+          .collect(Collectors.toList());
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  @Override
+  public String url() {
+    return root.toUri().toString();
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public String toString() {
+    return "LocalObjectStore[" + url() + "]";
+  }
+
+  private Path resolve(String name) {
+    return root.resolve(ObjectNames.validate(name));
+  }
+
+  private Path existing(String name) throws IOException {
+    Path file = resolve(name);
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no object '" + name + "' in " + url());
+    }
+    return file;
+  }
+
+  private String nameOf(Path file) {
+    return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+  }
+}

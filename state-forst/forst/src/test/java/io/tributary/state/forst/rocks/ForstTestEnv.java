@@ -1,0 +1,34 @@
+package io.tributary.state.forst.rocks;
+
+import io.tributary.state.forst.store.LocalObjectStore;
+import java.nio.file.Path;
+
+/** An object store and a factory in a temporary directory; small budgets to keep tests light. */
+final class ForstTestEnv implements AutoCloseable {
+  final LocalObjectStore store;
+  final Path localDir;
+  ForstStateBackendFactory factory;
+
+  ForstTestEnv(Path root) {
+    this.store = new LocalObjectStore(root.resolve("objects"));
+    this.localDir = root.resolve("local");
+    this.factory = newFactory();
+  }
+
+  ForstStateBackendFactory newFactory() {
+    return ForstStateBackendFactory.fromConfig(new ForstConfig(store, localDir, 1L << 30, 8L << 20, 16L << 20));
+  }
+
+  /** Simulates a fresh process: closes the factory, wipes the local directory, opens a new one. */
+  void restartWipingLocalDisk() {
+    factory.close();
+    SnapshotWriter.deleteQuietly(localDir);
+    factory = newFactory();
+  }
+
+  @Override
+  public void close() {
+    factory.close();
+    store.close();
+  }
+}
