@@ -4,11 +4,8 @@ import io.tributary.plan.ExecutionPlan;
 import io.tributary.planner.Planner;
 import io.tributary.spec.JobSpec;
 import io.tributary.spec.JobSpecs;
-import io.tributary.state.StateBackendFactory;
-import io.tributary.state.heap.HeapStateBackendFactory;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 
 /** Spec file to execution plan, and the state backends an in-process run offers. */
 final class Jobs {
@@ -22,8 +19,8 @@ final class Jobs {
     return Planner.plan(spec, parallelism);
   }
 
-  static Map<String, StateBackendFactory> stateBackends() {
-    HeapStateBackendFactory heap = new HeapStateBackendFactory();
-    return Map.of(heap.name(), heap);
+  /** Heap and forst state for one run; close it when the run ends. */
+  static StateBackends stateBackends() {
+    return new StateBackends();
   }
 }

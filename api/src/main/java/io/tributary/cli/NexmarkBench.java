@@ -72,8 +72,11 @@ final class NexmarkBench implements Callable<Integer> {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
-    LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
-    job.await();
+    LocalJob job;
+    try (StateBackends state = Jobs.stateBackends()) {
+      job = LocalJob.start(plan, state.factories());
+      job.await();
+    }
     long t1 = System.nanoTime();
     long cpu1 = os.getProcessCpuTime();
     return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, job.metrics().recordsOut());

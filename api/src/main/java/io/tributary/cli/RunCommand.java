@@ -33,7 +33,13 @@ final class RunCommand implements Callable<Integer> {
     PrintStream err = System.err;
     err.println("tributary: running " + plan.jobName() + " (" + plan.stages().size() + " stages, "
         + plan.stages().stream().mapToInt(s -> s.parallelism()).sum() + " tasks)");
-    LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
+    try (StateBackends state = Jobs.stateBackends()) {
+      return run(plan, state, err);
+    }
+  }
+
+  private int run(ExecutionPlan plan, StateBackends state, PrintStream err) throws InterruptedException {
+    LocalJob job = LocalJob.start(plan, state.factories());
     java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
     Thread hook = new Thread(() -> {
       interrupted.set(true);

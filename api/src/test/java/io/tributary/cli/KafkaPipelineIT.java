@@ -76,7 +76,8 @@ class KafkaPipelineIT {
           out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: counts, keyFields: [user]}
         """.formatted(broker.bootstrapServers());
     ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), null);
-    try (LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
+    try (StateBackends state = Jobs.stateBackends();
+        LocalJob job = LocalJob.start(plan, state.factories());
         KafkaConsumer<String, String> consumer = consumer()) {
       consumer.subscribe(List.of("counts"));
       Map<String, Long> actual = new TreeMap<>();

@@ -20,8 +20,10 @@ final class Pipelines {
   static void run(String template, Path input, Path out, int parallelism) throws Exception {
     String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString());
     ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), parallelism);
-    LocalJob job = LocalJob.start(plan, Jobs.stateBackends());
-    job.await();
+    try (StateBackends state = Jobs.stateBackends()) {
+      LocalJob job = LocalJob.start(plan, state.factories());
+      job.await();
+    }
   }
 
   /** The committed lines of a file sink's directory ({@code *.jsonl}, hidden files excluded), sorted. */

@@ -1,0 +1,117 @@
+package io.tributary.cli;
+
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.forst.rocks.ForstConfig;
+import io.tributary.state.forst.rocks.ForstStateBackendFactory;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.heap.HeapStateBackendFactory;
+import io.tributary.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keyed state backends of this process: {@code heap}, and {@code forst} (RocksDB with durable
+ * files in an object store), which starts on first use. Configuration, from the environment:
+ * <ul>
+ *   <li>{@code TRIBUTARY_OBJECT_STORE}: a local directory or {@code s3://bucket/prefix}
+ *       (default {@code data/objects});
+ *   <li>{@code TRIBUTARY_LOCAL_DIR}: the local working directory and file cache (default
+ *       {@code data/local}); a cache: it may be deleted whenever Tributary is not running;
+ *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m}.
+ * </ul>
+ */
+final class StateBackends implements AutoCloseable {
+  private final HeapStateBackendFactory heap = new HeapStateBackendFactory();
+  private final LazyForst forst = new LazyForst();
+
+  Map<String, StateBackendFactory> factories() {
+    return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
+  }
+
+  @Override
+  public void close() {
+    forst.close();
+  }
+
+  static long parseBytes(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+    long unit = 1;
+    char last = t.charAt(t.length() - 1);
+    if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
+      unit = switch (last) {
+        case 'k' -> 1L << 10;
+        case 'm' -> 1L << 20;
+        case 'g' -> 1L << 30;
+        default -> 1L << 40;
+      };
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      return Long.parseLong(t) * unit;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("TRIBUTARY_CACHE_BUDGET: '" + text + "' is not a size such as 8g or 512m");
+    }
+  }
+
+  /** Opens the object store and RocksDB resources only when a job asks for forst state. */
+  private static final class LazyForst implements StateBackendFactory, AutoCloseable {
+    private ForstStateBackendFactory factory;
+    private ObjectStore store;
+
+    @Override
+    public String name() {
+      return ForstStateBackendFactory.NAME;
+    }
+
+    @Override
+    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
+      return get().create(jobName, operatorId, range, maxParallelism);
+    }
+
+    @Override
+    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+        List<StateSnapshot> snapshots) {
+      return get().restore(jobName, operatorId, range, maxParallelism, snapshots);
+    }
+
+    private synchronized ForstStateBackendFactory get() {
+      if (factory == null) {
+        String url = env("TRIBUTARY_OBJECT_STORE", "data/objects");
+        Path local = Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")).resolve("p" + ProcessHandle.current().pid());
+        try {
+          Files.createDirectories(local);
+          if (!url.contains("://")) {
+            Files.createDirectories(Path.of(url));
+          }
+          store = ObjectStores.open(url);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot open the object store " + url + ": " + e.getMessage(), e);
+        }
+        long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
+        factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
+            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER));
+      }
+      return factory;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (factory != null) {
+        factory.close();
+        store.close();
+      }
+    }
+
+    private static String env(String name, String fallback) {
+      String v = System.getenv(name);
+      return v == null || v.isBlank() ? fallback : v;
+    }
+  }
+}
