@@ -29,7 +29,17 @@ import java.util.Map;
  */
 final class StateBackends implements AutoCloseable {
   private final HeapStateBackendFactory heap = new HeapStateBackendFactory();
-  private final LazyForst forst = new LazyForst();
+  private final LazyForst forst;
+
+  /** Configured from the environment. */
+  StateBackends() {
+    this(env("TRIBUTARY_OBJECT_STORE", "data/objects"), Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
+  }
+
+  /** With an explicit object store URL and local directory (tests, embedded servers). */
+  StateBackends(String objectStoreUrl, Path localDir) {
+    this.forst = new LazyForst(objectStoreUrl, localDir);
+  }
 
   Map<String, StateBackendFactory> factories() {
     return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
@@ -62,8 +72,15 @@ final class StateBackends implements AutoCloseable {
 
   /** Opens the object store and RocksDB resources only when a job asks for forst state. */
   private static final class LazyForst implements StateBackendFactory, AutoCloseable {
+    private final String url;
+    private final Path localRoot;
     private ForstStateBackendFactory factory;
     private ObjectStore store;
+
+    LazyForst(String url, Path localRoot) {
+      this.url = url;
+      this.localRoot = localRoot;
+    }
 
     @Override
     public String name() {
@@ -83,8 +100,7 @@ final class StateBackends implements AutoCloseable {
 
     private synchronized ForstStateBackendFactory get() {
       if (factory == null) {
-        String url = env("TRIBUTARY_OBJECT_STORE", "data/objects");
-        Path local = Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")).resolve("p" + ProcessHandle.current().pid());
+        Path local = localRoot.resolve("p" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this));
         try {
           Files.createDirectories(local);
           if (!url.contains("://")) {
@@ -109,9 +125,10 @@ final class StateBackends implements AutoCloseable {
       }
     }
 
-    private static String env(String name, String fallback) {
-      String v = System.getenv(name);
-      return v == null || v.isBlank() ? fallback : v;
-    }
+  }
+
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? fallback : v;
   }
 }

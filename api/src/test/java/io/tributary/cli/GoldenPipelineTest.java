@@ -22,20 +22,22 @@ class GoldenPipelineTest {
   @TempDir
   Path tmp;
 
-  @ParameterizedTest(name = "{0} at parallelism {1}")
+  @ParameterizedTest(name = "{0} at parallelism {1}, {3} state")
   @CsvSource({
-      "clicks, 1, results late bad",
-      "clicks, 2, results late bad",
-      "clicks, 4, results late bad",
-      "sessions, 1, sliding sessions",
-      "sessions, 3, sliding sessions"})
-  void outputEqualsGolden(String pipeline, int parallelism, String sinks) throws Exception {
+      "clicks, 1, results late bad, heap",
+      "clicks, 2, results late bad, heap",
+      "clicks, 4, results late bad, heap",
+      "sessions, 1, sliding sessions, heap",
+      "sessions, 3, sliding sessions, heap",
+      "clicks, 3, results late bad, forst",
+      "sessions, 2, sliding sessions, forst"})
+  void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");
     Files.writeString(input, Pipelines.resource("pipelines/" + pipeline + "/input.jsonl"));
     Path out = tmp.resolve("out");
-    Pipelines.run(Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), input, out, parallelism);
+    Pipelines.run(Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), input, out, parallelism, backend);
 
-    if (Boolean.getBoolean("golden.update")) {
+    if (Boolean.getBoolean("golden.update") && backend.equals("heap")) {
       for (String sink : sinks.split(" ")) {
         Path file = Path.of("src/test/resources/pipelines", pipeline, "expected-" + sink + ".jsonl");
         Files.write(file, Pipelines.committed(out.resolve(sink)), StandardCharsets.UTF_8);

@@ -18,9 +18,15 @@ final class Pipelines {
 
   /** Fills ${input} and ${out} in {@code template}, runs the job to its end at {@code parallelism}. */
   static void run(String template, Path input, Path out, int parallelism) throws Exception {
-    String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString());
+    run(template, input, out, parallelism, "heap");
+  }
+
+  /** The same with state in {@code backend}; forst keeps its objects and local files under {@code out}. */
+  static void run(String template, Path input, Path out, int parallelism, String backend) throws Exception {
+    String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString())
+        + "\nstate: {backend: " + backend + "}\n";
     ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), parallelism);
-    try (StateBackends state = Jobs.stateBackends()) {
+    try (StateBackends state = new StateBackends(out.resolve("state-objects").toString(), out.resolve("state-local"))) {
       LocalJob job = LocalJob.start(plan, state.factories());
       job.await();
     }

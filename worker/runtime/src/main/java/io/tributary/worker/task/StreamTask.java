@@ -97,18 +97,24 @@ public final class StreamTask implements Runnable {
   @Override
   public void run() {
     mailbox.bindToCurrentThread();
+    Throwable failure = null;
     try {
       openAll();
       input.open(this);
       loop();
       finishAll();
+    } catch (Throwable t) {
+      failure = t;
+    } finally {
+      closeAll();
+    }
+    // only now: whoever waits for the task may rely on its resources being released
+    if (failure == null) {
       counters.finished = true;
       publish();
       listener.finished(this);
-    } catch (Throwable t) {
-      listener.failed(this, t);
-    } finally {
-      closeAll();
+    } else {
+      listener.failed(this, failure);
     }
   }
 
