@@ -46,6 +46,7 @@ public final class TaskGraph {
   private final Map<Integer, List<List<ExchangeOutput>>> exchanges = new HashMap<>();
   private final Map<Integer, List<List<AutoCloseable>>> resources = new HashMap<>();
   private final List<StreamTask> tasks = new ArrayList<>();
+  private final Map<Integer, List<StreamTask>> tasksByStage = new HashMap<>();
   /** Per receiving (stage, subtask): whether each inbound channel's sender is a source subtask without splits. */
   private final Map<Integer, List<List<Boolean>>> silentChannels = new HashMap<>();
   private final Map<Integer, List<? extends SourceSplit>> sourceSplits = new HashMap<>();
@@ -175,9 +176,12 @@ public final class TaskGraph {
       }
     }
     for (StagePlan stage : plan.stages()) {
+      List<StreamTask> ofStage = new ArrayList<>();
       for (int i = 0; i < stage.parallelism(); i++) {
-        tasks.add(createTask(stage, i, gates.get(stage.id()), inbound.get(stage.id()), inboundHeads.get(stage.id())));
+        ofStage.add(createTask(stage, i, gates.get(stage.id()), inbound.get(stage.id()), inboundHeads.get(stage.id())));
       }
+      tasksByStage.put(stage.id(), ofStage);
+      tasks.addAll(ofStage);
     }
     // a returned credit wakes the sending task
     for (Map.Entry<Integer, List<List<ExchangeOutput>>> e : exchanges.entrySet()) {
@@ -308,12 +312,7 @@ public final class TaskGraph {
   }
 
   private StreamTask taskOf(int stageId, int subtask) {
-    String prefix = plan.stage(stageId).name() + " (" + (subtask + 1) + "/";
-    for (StreamTask t : tasks) {
-      if (t.name().startsWith(prefix)) {
-        return t;
-      }
-    }
-    throw new IllegalStateException("no task for stage " + stageId + " subtask " + subtask);
+    return tasksByStage.get(stageId).get(subtask);
   }
+
 }
