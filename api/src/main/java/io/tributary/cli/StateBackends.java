@@ -76,6 +76,7 @@ final class StateBackends implements AutoCloseable {
     private final Path localRoot;
     private ForstStateBackendFactory factory;
     private ObjectStore store;
+    private Path local;
 
     LazyForst(String url, Path localRoot) {
       this.url = url;
@@ -100,7 +101,7 @@ final class StateBackends implements AutoCloseable {
 
     private synchronized ForstStateBackendFactory get() {
       if (factory == null) {
-        Path local = localRoot.resolve("p" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this));
+        local = localRoot.resolve("p" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this));
         try {
           Files.createDirectories(local);
           if (!url.contains("://")) {
@@ -122,9 +123,21 @@ final class StateBackends implements AutoCloseable {
       if (factory != null) {
         factory.close();
         store.close();
+        deleteQuietly(local); // a cache of this process only (contract C5)
       }
     }
 
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort: whatever stays is a cache that the next run ignores
+    }
   }
 
   private static String env(String name, String fallback) {

@@ -13,15 +13,19 @@ import java.util.Objects;
  * @param cacheBudgetBytes disk budget of the local file cache of downloaded state files
  * @param blockCacheBytes RocksDB block cache shared by every shard of the process
  * @param writeBufferBytes memtable budget shared by every shard of the process
+ * @param stateCacheEntries bound of each backend's write-back cache of deserialized state entries
+ *     in front of RocksDB, in (state, key, namespace) entries; 0 disables the cache
  */
 public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
-    long writeBufferBytes) {
+    long writeBufferBytes, long stateCacheEntries) {
   /** Default local file cache budget: 8 GiB. */
   public static final long DEFAULT_CACHE_BUDGET = 8L << 30;
   /** Default block cache: 256 MiB. */
   public static final long DEFAULT_BLOCK_CACHE = 256L << 20;
   /** Default memtable budget: 128 MiB. */
   public static final long DEFAULT_WRITE_BUFFER = 128L << 20;
+  /** Default state cache bound per backend instance: 100,000 entries (some 10-30 MB of objects). */
+  public static final long DEFAULT_STATE_CACHE_ENTRIES = 100_000;
 
   public ForstConfig {
     Objects.requireNonNull(objectStore, "objectStore");
@@ -29,6 +33,20 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
     requirePositive("cacheBudgetBytes", cacheBudgetBytes);
     requirePositive("blockCacheBytes", blockCacheBytes);
     requirePositive("writeBufferBytes", writeBufferBytes);
+    if (stateCacheEntries < 0) {
+      throw new IllegalArgumentException("stateCacheEntries must be >= 0, got " + stateCacheEntries);
+    }
+  }
+
+  /** A configuration with the default state cache bound. */
+  public ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
+      long writeBufferBytes) {
+    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, DEFAULT_STATE_CACHE_ENTRIES);
+  }
+
+  /** This configuration with another state cache bound (0 disables the cache). */
+  public ForstConfig withStateCacheEntries(long entries) {
+    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, entries);
   }
 
   /** A configuration with the default budgets. */

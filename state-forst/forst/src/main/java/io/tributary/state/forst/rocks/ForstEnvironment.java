@@ -29,6 +29,7 @@ final class ForstEnvironment implements AutoCloseable {
   final ExecutorService transfers;
   final LongAdder bytesUploaded = new LongAdder();
   final LongAdder shardsOpened = new LongAdder();
+  final LongAdder shardOpenNanos = new LongAdder();
 
   ForstEnvironment(ForstConfig config) {
     this.config = config;
@@ -56,7 +57,8 @@ final class ForstEnvironment implements AutoCloseable {
 
   ForstMetrics metrics() {
     FileCacheMetrics c = cache.metrics();
-    return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded(), shardsOpened.sum(), c.hits(), c.misses());
+    return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded(), shardsOpened.sum(), c.hits(), c.misses(),
+        shardOpenNanos.sum());
   }
 
   @Override

@@ -23,8 +23,8 @@ import java.util.function.Supplier;
  * Keyed state on RocksDB, one instance ("shard") per key group, with durable copies in an object
  * store (contracts C5–C8).
  *
- * <p>Shards open on first access to their key group: a new one is empty; a restored one first
- * fetches its files (only its own: C7). {@link #snapshot} checkpoints every shard that changed on
+ * <p>Shards open on first access to their key group (a new one on the first write: reading a key
+ * group that has no state opens nothing); a restored one first fetches its files (only its own: C7). {@link #snapshot} checkpoints every shard that changed on
  * the calling thread (a flush and hard links) and uploads asynchronously; a shard that did not
  * change, or was never accessed since the restore, is referenced by its previous manifest without
  * any I/O. The local directory is a cache: closing the backend deletes it.
@@ -118,6 +118,18 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return keyVersion;
   }
 
+  /**
+   * The shard of the current key for a read or a deletion: null when its key group has no state
+   * (it was neither restored nor written to), so reading nothing opens no RocksDB instance.
+   */
+  Shard currentShardIfAny() {
+    if (currentShard == null && currentIndex >= 0 && shards[currentIndex] == null && restored[currentIndex] == null) {
+      checkOpen();
+      return null;
+    }
+    return currentShard();
+  }
+
   /** The shard of the current key, opened (and fetched, if restored) on first access. */
   Shard currentShard() {
     Shard s = currentShard;
@@ -140,6 +152,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     int group = range.start() + index;
     Path dir = workDir.resolve("kg-" + group);
     RestoredGroup r = restored[index];
+    long t0 = System.nanoTime();
     Shard s;
     if (r == null) {
       s = Shard.open(env.rocks, group, dir, null, null);
@@ -147,6 +160,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       s = restorer.open(group, r.manifestName(), r.manifest(), dir);
     }
     env.shardsOpened.increment();
+    env.shardOpenNanos.add(System.nanoTime() - t0);
     return s;
   }
 

@@ -30,7 +30,7 @@ final class ForstListState<T> extends ForstState implements ListState<T> {
 
   @Override
   public List<T> get() {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     if (!read(shard)) {
       return List.of();
     }
@@ -67,7 +67,7 @@ final class ForstListState<T> extends ForstState implements ListState<T> {
 
   @Override
   public void clear() {
-    delete(atPrefix());
+    delete(atPrefixIfAny());
   }
 
   private void appendElement(BytesOut out, T value) {

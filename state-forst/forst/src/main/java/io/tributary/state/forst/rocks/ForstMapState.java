@@ -22,7 +22,7 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
 
   @Override
   public V get(K key) {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     appendNamespace(keyCodec, key);
     return read(shard) ? decode(valueCodec, valueIn()) : null;
   }
@@ -36,14 +36,14 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
 
   @Override
   public void remove(K key) {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     appendNamespace(keyCodec, key);
     delete(shard);
   }
 
   @Override
   public boolean contains(K key) {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     appendNamespace(keyCodec, key);
     return read(shard);
   }
@@ -51,7 +51,7 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
   /** A materialized copy of the current key's entries, in serialized-key order. */
   @Override
   public Iterable<Map.Entry<K, V>> entries() {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     List<Map.Entry<K, V>> out = new ArrayList<>();
     scan(shard, (k, ns, v) -> {
       K mk = keyCodec.read(scanIn.reset(k, ns, k.length - ns));
@@ -62,7 +62,7 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
 
   @Override
   public boolean isEmpty() {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     boolean[] any = {false};
     scan(shard, (k, ns, v) -> any[0] = true);
     return !any[0];
@@ -70,6 +70,6 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
 
   @Override
   public void clear() {
-    deleteAll(atPrefix());
+    deleteAll(atPrefixIfAny());
   }
 }

@@ -8,6 +8,7 @@ package io.tributary.state.forst.rocks;
  * @param shardsOpened key-group shards opened, restored or new
  * @param cacheHits file-cache acquisitions served locally
  * @param cacheMisses file-cache acquisitions that downloaded
+ * @param shardOpenNanos time spent opening those shards, fetching restored files included
  */
 public record ForstMetrics(long bytesUploaded, long bytesDownloaded, long shardsOpened, long cacheHits,
-    long cacheMisses) {}
+    long cacheMisses, long shardOpenNanos) {}

@@ -41,6 +41,21 @@ abstract class ForstState {
   /** The key buffer positioned right after the current key's prefix; the current key's shard. */
   final Shard atPrefix() {
     Shard shard = backend.currentShard();
+    buildPrefix();
+    return shard;
+  }
+
+  /**
+   * Like {@link #atPrefix} for reads and deletions: the shard is null when the key group has no
+   * state yet, and every read of or deletion in a null shard finds nothing.
+   */
+  final Shard atPrefixIfAny() {
+    Shard shard = backend.currentShardIfAny();
+    buildPrefix();
+    return shard;
+  }
+
+  private void buildPrefix() {
     if (backend.keyVersion() != prefixVersion) {
       key.truncate(0);
       key.writeInt(stateId);
@@ -51,7 +66,6 @@ abstract class ForstState {
       prefixVersion = backend.keyVersion();
     }
     key.truncate(prefixLen);
-    return shard;
   }
 
   final BytesOut key() {
@@ -87,8 +101,11 @@ abstract class ForstState {
     return out;
   }
 
-  /** Reads the value of the key buffer; false when absent. Then {@link #valueIn()} reads it. */
+  /** Reads the value of the key buffer; false when absent (or {@code shard} is null). Then {@link #valueIn()} reads it. */
   final boolean read(Shard shard) {
+    if (shard == null) {
+      return false;
+    }
     int n = shard.get(key.array(), key.size(), readBuf);
     if (n == RocksDB.NOT_FOUND) {
       return false;
@@ -122,6 +139,9 @@ abstract class ForstState {
   }
 
   final void delete(Shard shard) {
+    if (shard == null) {
+      return;
+    }
     shard.delete(key.array(), key.size());
   }
 
@@ -135,6 +155,9 @@ abstract class ForstState {
    * first key outside the prefix.
    */
   final void scan(Shard shard, EntryVisitor visitor) {
+    if (shard == null) {
+      return;
+    }
     byte[] prefix = Arrays.copyOf(key.array(), prefixLen);
     try (RocksIterator it = shard.iterator()) {
       for (it.seek(prefix); it.isValid(); it.next()) {
@@ -151,6 +174,9 @@ abstract class ForstState {
 
   /** Deletes every entry of the current key (call {@link #atPrefix} first). */
   final void deleteAll(Shard shard) {
+    if (shard == null) {
+      return;
+    }
     java.util.List<byte[]> keys = new java.util.ArrayList<>();
     scan(shard, (k, ns, v) -> keys.add(k));
     for (byte[] k : keys) {

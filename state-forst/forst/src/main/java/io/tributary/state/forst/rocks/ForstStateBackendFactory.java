@@ -5,6 +5,7 @@ import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.state.StateSnapshot;
 import io.tributary.state.forst.registry.SharedFileRegistry;
+import io.tributary.state.forst.statecache.CachingKeyedStateBackend;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,10 @@ import java.util.Map;
  * Creates {@link ForstKeyedStateBackend}s; configured as {@code forst}. One factory per process: it
  * owns the shared block cache and memtable budget, the local file cache, the transfer threads and
  * the registry of files referenced by retained snapshots. Close it after every backend it created.
+ *
+ * <p>Backends sit behind a {@link CachingKeyedStateBackend} of {@link ForstConfig#stateCacheEntries}
+ * entries, so repeated access to a key works on objects and RocksDB sees only evictions and the
+ * writes before each snapshot.
  *
  * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: for every key group
  * of the requested range it takes the manifest of the newest snapshot that has one. Nothing is
@@ -39,7 +44,8 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
 
   @Override
   public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
-    return new ForstKeyedStateBackend(env, new StateNames(jobName, operatorId), range, maxParallelism, Map.of());
+    return cached(new ForstKeyedStateBackend(env, new StateNames(jobName, operatorId), range, maxParallelism,
+        Map.of()));
   }
 
   /**
@@ -67,7 +73,13 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
     }
     Map<Integer, RestoredGroup> groups = new HashMap<>();
     newest.forEach((g, s) -> groups.put(g, new RestoredGroup(g, s.manifests().get(g), names.snapshotId(s), restorer)));
-    return new ForstKeyedStateBackend(env, names, range, maxParallelism, groups);
+    return cached(new ForstKeyedStateBackend(env, names, range, maxParallelism, groups));
+  }
+
+  /** {@code b} behind the state cache, unless the configuration disables it. */
+  private KeyedStateBackend cached(ForstKeyedStateBackend b) {
+    long entries = env.config.stateCacheEntries();
+    return entries == 0 ? b : new CachingKeyedStateBackend(b, entries);
   }
 
   /**

@@ -14,7 +14,7 @@ final class ForstValueState<T> extends ForstState implements ValueState<T> {
 
   @Override
   public T value() {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     return read(shard) ? decode(codec, valueIn()) : null;
   }
 
@@ -30,6 +30,6 @@ final class ForstValueState<T> extends ForstState implements ValueState<T> {
 
   @Override
   public void clear() {
-    delete(atPrefix());
+    delete(atPrefixIfAny());
   }
 }

@@ -25,7 +25,7 @@ final class ForstWindowState<W, A> extends ForstState implements WindowState<W, 
 
   @Override
   public A get(W window) {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     appendNamespace(windowCodec, window);
     return read(shard) ? decode(accCodec, valueIn()) : null;
   }
@@ -39,14 +39,14 @@ final class ForstWindowState<W, A> extends ForstState implements WindowState<W, 
 
   @Override
   public void remove(W window) {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     appendNamespace(windowCodec, window);
     delete(shard);
   }
 
   @Override
   public Collection<W> windows() {
-    Shard shard = atPrefix();
+    Shard shard = atPrefixIfAny();
     List<W> out = new ArrayList<>();
     scan(shard, (k, ns, v) -> out.add(windowCodec.read(nsIn.reset(k, ns, k.length - ns))));
     return out;

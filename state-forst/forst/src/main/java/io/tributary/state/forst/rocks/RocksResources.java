@@ -57,6 +57,13 @@ final class RocksResources implements AutoCloseable {
         .setKeepLogFileNum(1)
         .setStatsDumpPeriodSec(0)
         .setMaxManifestFileSize(1L << 20)
+        // opening a shard is on the task thread: write and check as little as possible (C5: the
+        // local files are a cache, so there is nothing to verify or keep statistics of across opens)
+        .setManifestPreallocationSize(64 << 10)
+        .setSkipStatsUpdateOnDbOpen(true)
+        .setSkipCheckingSstFileSizesOnDbOpen(true)
+        .setStatsPersistPeriodSec(0)
+        .setAvoidUnnecessaryBlockingIO(true)
         .setMaxBackgroundJobs(2);
   }
 

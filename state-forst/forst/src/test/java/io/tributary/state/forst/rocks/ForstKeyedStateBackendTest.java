@@ -144,6 +144,27 @@ class ForstKeyedStateBackendTest {
   }
 
   @Test
+  void readingKeyGroupsWithoutStateOpensNoShard() {
+    ValueState<Long> v = backend.valueState("v", TestCodecs.LONG);
+    WindowState<Window, Long> w = backend.windowState("w", TestCodecs.WINDOW, TestCodecs.LONG);
+    for (long k = 0; k < 50; k++) {
+      backend.setCurrentKey(Key.of(k));
+      assertThat(v.value()).isNull();
+      assertThat(w.windows()).isEmpty();
+      w.remove(new Window(0, 10));
+    }
+    assertThat(env.factory.metrics().shardsOpened()).isZero();
+    for (long k = 0; k < 50; k++) {
+      backend.setCurrentKey(Key.of(k));
+      v.update(k);
+    }
+    assertThat(backend.snapshot(1).join().manifests()).hasSize(8); // writes reach every key group
+    ForstMetrics m = env.factory.metrics();
+    assertThat(m.shardsOpened()).isEqualTo(8);
+    System.out.printf("opening a new shard took %.1f ms on average%n", m.shardOpenNanos() / 1e6 / m.shardsOpened());
+  }
+
+  @Test
   void snapshotOfEmptyBackendHasNoManifests() throws Exception {
     assertThat(backend.snapshot(1).get().manifests()).isEmpty();
   }

@@ -1,0 +1,104 @@
+package io.tributary.state.forst.statecache;
+
+import io.tributary.state.MapState;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A cached {@link MapState}: one entry per map key. Listing ({@link #entries}, {@link #isEmpty},
+ * {@link #clear}) reads the key's whole map below once, after which the key's slot is complete and
+ * is answered from the cache. Map keys must have {@code equals} consistent with their encoding.
+ */
+final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V> {
+  private final MapState<K, V> inner;
+
+  CachedMapState(CachingKeyedStateBackend backend, MapState<K, V> inner) {
+    super(backend);
+    this.inner = inner;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public V get(K key) {
+    return (V) read(key);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws NullPointerException if {@code value} is null
+   */
+  @Override
+  public void put(K key, V value) {
+    write(key, Objects.requireNonNull(value, "map state values must not be null"));
+  }
+
+  @Override
+  public void remove(K key) {
+    write(key, null);
+  }
+
+  @Override
+  public boolean contains(K key) {
+    return read(key) != null;
+  }
+
+  /** A materialized copy of the current key's entries, in no particular order. */
+  @Override
+  @SuppressWarnings("unchecked")
+  public Iterable<Map.Entry<K, V>> entries() {
+    Slot<K> s = completeSlot();
+    List<Map.Entry<K, V>> out = new ArrayList<>();
+    for (Map.Entry<K, Entry> me : s.entries.entrySet()) {
+      if (me.getValue().live()) {
+        out.add(new AbstractMap.SimpleImmutableEntry<>(me.getKey(), (V) valueOf(me.getKey(), me.getValue())));
+      }
+    }
+    used(s);
+    return out;
+  }
+
+  @Override
+  public boolean isEmpty() {
+    Slot<K> s = completeSlot();
+    boolean empty = s.entries.values().stream().noneMatch(Entry::live);
+    used(s);
+    return empty;
+  }
+
+  @Override
+  public void clear() {
+    Slot<K> s = completeSlot();
+    for (K k : new ArrayList<>(s.entries.keySet())) {
+      write(k, null);
+    }
+    used(s);
+  }
+
+  @Override
+  Object load(K ns) {
+    return inner.get(ns);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  void store(K ns, Object value) {
+    if (value == null) {
+      inner.remove(ns);
+    } else {
+      inner.put(ns, (V) value);
+    }
+  }
+
+  @Override
+  void loadAll(Slot<K> s) {
+    for (Map.Entry<K, V> e : inner.entries()) {
+      if (!s.entries.containsKey(e.getKey())) {
+        s.entries.put(e.getKey(), new Entry(e.getValue(), false, true));
+      }
+    }
+  }
+}

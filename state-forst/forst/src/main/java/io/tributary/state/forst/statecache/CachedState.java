@@ -1,0 +1,170 @@
+package io.tributary.state.forst.statecache;
+
+import io.tributary.state.Key;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What every cached state shares: its slots by key, reads that fall through to the layer below on a
+ * miss, and writes that stay in the cache until the slot is flushed.
+ *
+ * <p>Subclasses say how to read one namespace below ({@link #load}), write one down
+ * ({@link #store}) and list every namespace of the current key below ({@link #loadAll}). Calls
+ * below are always made with the inner backend's current key set to the slot's key.
+ *
+ * @param <N> the namespace type
+ */
+abstract class CachedState<N> {
+  final CachingKeyedStateBackend backend;
+  private final StateCache cache;
+  private final Map<Key, Slot<N>> slots = new HashMap<>();
+  private Slot<N> current;
+  private long currentVersion = -1;
+
+  CachedState(CachingKeyedStateBackend backend) {
+    this.backend = backend;
+    this.cache = backend.cache();
+  }
+
+  /** Reads {@code ns} of the current key below; null when absent. */
+  abstract Object load(N ns);
+
+  /** Writes {@code value} of {@code ns} for the current key below; null deletes it. */
+  abstract void store(N ns, Object value);
+
+  /** Adds every namespace the current key has below and is not in {@code s} yet, then marks it complete. */
+  abstract void loadAll(Slot<N> s);
+
+  /** The current key's slot, or null. */
+  final Slot<N> slot() {
+    long v = backend.keyVersion();
+    if (v != currentVersion || (current != null && current.evicted)) {
+      current = slots.get(backend.checkedCurrentKey());
+      currentVersion = v;
+    }
+    return current;
+  }
+
+  /** The current key's slot, created empty (and incomplete) if needed. */
+  final Slot<N> slotOrCreate() {
+    Slot<N> s = slot();
+    if (s == null) {
+      s = new Slot<>(backend.currentKey(), this);
+      slots.put(s.key, s);
+      current = s;
+      cache.added(1); // the slot itself, so that empty slots are bounded too
+    }
+    return s;
+  }
+
+  /** The value of {@code ns} for the current key (null when absent), read below on a miss. */
+  final Object read(N ns) {
+    Slot<N> s = slot();
+    Entry e = s == null ? null : s.entries.get(ns);
+    if (e == null) {
+      if (s != null && s.complete) {
+        cache.touch(s);
+        return null;
+      }
+      s = s == null ? slotOrCreate() : s;
+      e = new Entry(loadBelow(ns), false, true);
+      e.stored = e.value != null;
+      s.entries.put(ns, e);
+      cache.added(1);
+    } else if (e.value == Entry.UNLOADED) {
+      e.value = loadBelow(ns);
+      e.stored = e.value != null;
+    }
+    Object value = e.value;
+    used(s);
+    return value;
+  }
+
+  /** Sets {@code ns} of the current key to {@code value}; null removes it. Nothing is written below. */
+  final void write(N ns, Object value) {
+    Slot<N> s = slotOrCreate();
+    Entry e = s.entries.get(ns);
+    if (e == null) {
+      if (value == null && s.complete) {
+        cache.touch(s);
+        return;
+      }
+      // when the slot is incomplete the layer below may hold ns: a removal must reach it
+      e = new Entry(null, false, !s.complete);
+      s.entries.put(ns, e);
+      cache.added(1);
+    }
+    e.value = value;
+    e.dirty = value != null || e.stored;
+    s.dirty |= e.dirty;
+    if (value == null && !e.dirty && s.complete) {
+      // absent here and below: a complete slot implies that, so keep no entry (session windows
+      // replace one window by another on every record)
+      s.entries.remove(ns);
+      cache.added(-1);
+    }
+    used(s);
+  }
+
+  /** The current key's slot, made complete (listing the namespaces below once). */
+  final Slot<N> completeSlot() {
+    Slot<N> s = slotOrCreate();
+    if (!s.complete) {
+      int before = s.entries.size();
+      backend.innerAtCurrentKey();
+      loadAll(s);
+      s.complete = true;
+      cache.added(s.entries.size() - before);
+    }
+    return s;
+  }
+
+  /** Reads a value that {@link #loadAll} left unloaded. */
+  final Object valueOf(N ns, Entry e) {
+    if (e.value == Entry.UNLOADED) {
+      e.value = loadBelow(ns);
+      e.stored = e.value != null;
+    }
+    return e.value;
+  }
+
+  /** Marks {@code s} most recently used and lets the cache evict what exceeds its bound. */
+  final void used(Slot<N> s) {
+    cache.touch(s);
+    cache.evictIfOver();
+  }
+
+  /** Writes the dirty entries of {@code s} below; they stay cached, clean. */
+  final void flush(Slot<N> s) {
+    backend.innerAt(s.key);
+    for (Map.Entry<N, Entry> me : s.entries.entrySet()) {
+      Entry e = me.getValue();
+      if (e.dirty) {
+        store(me.getKey(), e.value);
+        e.dirty = false;
+        e.stored = e.value != null;
+      }
+    }
+    s.dirty = false;
+  }
+
+  /** Flushes {@code s} and forgets it (the cache has already unlinked it). */
+  final void evict(Slot<N> s) {
+    if (s.dirty) {
+      flush(s);
+    }
+    s.evicted = true;
+    slots.remove(s.key);
+  }
+
+  /** Forgets every slot (the backend is closing). */
+  final void forgetAll() {
+    slots.clear();
+    current = null;
+  }
+
+  private Object loadBelow(N ns) {
+    backend.innerAtCurrentKey();
+    return load(ns);
+  }
+}

@@ -1,0 +1,84 @@
+package io.tributary.state.forst.statecache;
+
+import io.tributary.state.WindowState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cached {@link WindowState}: one entry per window. {@link #get} and {@link #put} (the window
+ * operator's per-record path) touch only the cache once an entry is there; {@link #windows()}
+ * lists the key's windows below once (without reading their accumulators), after which the key's
+ * slot is complete and is answered from the cache, including windows not written down yet.
+ * Windows must have {@code equals} consistent with their encoding.
+ */
+final class CachedWindowState<W, A> extends CachedState<W> implements WindowState<W, A> {
+  private final WindowState<W, A> inner;
+
+  CachedWindowState(CachingKeyedStateBackend backend, WindowState<W, A> inner) {
+    super(backend);
+    this.inner = inner;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public A get(W window) {
+    return (A) read(window);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws NullPointerException if {@code accumulator} is null
+   */
+  @Override
+  public void put(W window, A accumulator) {
+    if (accumulator == null) {
+      throw new NullPointerException("window accumulators must not be null");
+    }
+    write(window, accumulator);
+  }
+
+  @Override
+  public void remove(W window) {
+    write(window, null);
+  }
+
+  @Override
+  public Collection<W> windows() {
+    Slot<W> s = completeSlot();
+    List<W> out = new ArrayList<>(s.entries.size());
+    for (Map.Entry<W, Entry> me : s.entries.entrySet()) {
+      if (me.getValue().live()) {
+        out.add(me.getKey());
+      }
+    }
+    used(s);
+    return out;
+  }
+
+  @Override
+  Object load(W ns) {
+    return inner.get(ns);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  void store(W ns, Object value) {
+    if (value == null) {
+      inner.remove(ns);
+    } else {
+      inner.put(ns, (A) value);
+    }
+  }
+
+  @Override
+  void loadAll(Slot<W> s) {
+    for (W w : inner.windows()) {
+      if (!s.entries.containsKey(w)) {
+        s.entries.put(w, new Entry(Entry.UNLOADED, false, true));
+      }
+    }
+  }
+}

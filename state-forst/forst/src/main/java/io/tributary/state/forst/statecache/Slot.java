@@ -1,0 +1,46 @@
+package io.tributary.state.forst.statecache;
+
+import io.tributary.state.Key;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The cached entries of one key in one state, and its place in the cache's LRU order: the unit of
+ * eviction. {@code complete} means every namespace the key has is among {@code entries}, so a
+ * namespace missing there is absent and listings need not ask the layer below.
+ *
+ * @param <N> the namespace type (map key, window, or a constant for value and list states)
+ */
+final class Slot<N> {
+  final Key key;
+  final CachedState<N> owner;
+  final Map<N, Entry> entries = new HashMap<>(4);
+  boolean complete;
+  boolean dirty;
+  boolean evicted;
+  Slot<?> prev;
+  Slot<?> next;
+
+  Slot(Key key, CachedState<N> owner) {
+    this.key = key;
+    this.owner = owner;
+  }
+
+  /** Writes the dirty entries down (see {@link CachedState#flush}). */
+  void flush() {
+    owner.flush(this);
+  }
+
+  /** Flushes and forgets this slot (see {@link CachedState#evict}). */
+  void evict() {
+    owner.evict(this);
+  }
+
+  /** The list sentinel of a {@link StateCache}. */
+  static Slot<Object> sentinel() {
+    Slot<Object> s = new Slot<>(null, null);
+    s.prev = s;
+    s.next = s;
+    return s;
+  }
+}

@@ -1,0 +1,91 @@
+package io.tributary.state.forst.statecache;
+
+/**
+ * The bounded, least-recently-used order of every {@link Slot} of one backend, across its states.
+ * After an access adds entries, slots are evicted from the least recently used end until the cache
+ * holds at most {@code maxEntries} entries (each slot counts as one more entry, so keys without
+ * entries are bounded too); evicting a slot first writes its dirty entries down.
+ * The slot just used is the most recent, so it goes only when it alone exceeds the bound.
+ */
+final class StateCache {
+  private final long maxEntries;
+  private final Slot<Object> lru = Slot.sentinel();
+  private long entries;
+  private long evictions;
+
+  StateCache(long maxEntries) {
+    if (maxEntries < 1) {
+      throw new IllegalArgumentException("state cache bound must be >= 1, got " + maxEntries);
+    }
+    this.maxEntries = maxEntries;
+  }
+
+  /** Makes {@code s} the most recently used slot, inserting it if it is new. */
+  void touch(Slot<?> s) {
+    if (lru.prev == s) {
+      return;
+    }
+    if (s.next != null) {
+      s.prev.next = s.next;
+      s.next.prev = s.prev;
+    }
+    s.prev = lru.prev;
+    s.next = lru;
+    lru.prev.next = s;
+    lru.prev = s;
+  }
+
+  /** Counts {@code n} entries added to some slot. */
+  void added(int n) {
+    entries += n;
+  }
+
+  /** Evicts least recently used slots while the cache holds more than its bound. */
+  void evictIfOver() {
+    while (entries > maxEntries && lru.next != lru) {
+      Slot<?> s = lru.next;
+      unlink(s);
+      entries -= s.entries.size() + 1;
+      evictions++;
+      s.evict();
+    }
+  }
+
+  /** Writes the dirty entries of every slot down; they stay cached, clean. */
+  void flushAll() {
+    for (Slot<?> s = lru.next; s != lru; s = s.next) {
+      if (s.dirty) {
+        s.flush();
+      }
+    }
+  }
+
+  /** Forgets every slot without writing anything. */
+  void clear() {
+    for (Slot<?> s = lru.next; s != lru; ) {
+      Slot<?> next = s.next;
+      s.evicted = true;
+      s.prev = null;
+      s.next = null;
+      s = next;
+    }
+    lru.prev = lru;
+    lru.next = lru;
+    entries = 0;
+  }
+
+  long entries() {
+    return entries;
+  }
+
+  long evictions() {
+    return evictions;
+  }
+
+  private void unlink(Slot<?> s) {
+    s.prev.next = s.next;
+    s.next.prev = s.prev;
+    s.prev = null;
+    s.next = null;
+  }
+}
