@@ -29,7 +29,7 @@ final class NexmarkBench implements Callable<Integer> {
   @Option(names = {"-p", "--parallelism"}, defaultValue = "1", description = "job parallelism (default ${DEFAULT-VALUE})")
   int parallelism;
 
-  @Option(names = "--state", defaultValue = "heap", description = "state backend (default ${DEFAULT-VALUE})")
+  @Option(names = "--state", defaultValue = "forst", description = "state backend (default ${DEFAULT-VALUE})")
   String stateBackend;
 
   @Option(names = "--warmup", defaultValue = "1000000", description = "bids in an unmeasured first run (default ${DEFAULT-VALUE})")

@@ -29,7 +29,9 @@ class GoldenPipelineTest {
       "clicks, 4, results late bad, heap",
       "sessions, 1, sliding sessions, heap",
       "sessions, 3, sliding sessions, heap",
+      "clicks, 1, results late bad, forst",
       "clicks, 3, results late bad, forst",
+      "sessions, 1, sliding sessions, forst",
       "sessions, 2, sliding sessions, forst"})
   void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");

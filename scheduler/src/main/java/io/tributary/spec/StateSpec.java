@@ -3,8 +3,9 @@ package io.tributary.spec;
 /**
  * Keyed state settings.
  *
- * @param backend {@code heap} (default) or {@code forst}
+ * @param backend {@code forst} (default: RocksDB with durable files in the object store) or
+ *     {@code heap}
  */
 public record StateSpec(String backend) {
-  public static final StateSpec DEFAULT = new StateSpec("heap");
+  public static final StateSpec DEFAULT = new StateSpec("forst");
 }
