@@ -103,6 +103,7 @@ final class StateBackends implements AutoCloseable {
       if (factory == null) {
         local = localRoot.resolve("p" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this));
         try {
+          removeCachesOfDeadProcesses(localRoot);
           Files.createDirectories(local);
           if (!url.contains("://")) {
             Files.createDirectories(Path.of(url));
@@ -127,6 +128,21 @@ final class StateBackends implements AutoCloseable {
       }
     }
 
+  }
+
+  /** Local caches left by runs that were killed: nobody uses them any more (contract C5). */
+  private static void removeCachesOfDeadProcesses(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> dirs = Files.list(root)) {
+      for (Path d : dirs.toList()) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("p(\\d+)-.*").matcher(d.getFileName().toString());
+        if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false) == false) {
+          deleteQuietly(d);
+        }
+      }
+    }
   }
 
   private static void deleteQuietly(Path dir) {
