@@ -1,6 +1,10 @@
 package io.tributary.state.heap;
 
 import io.tributary.state.ListState;
+import io.tributary.state.StateCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,9 +13,11 @@ import java.util.List;
 final class HeapListState<T> implements ListState<T>, HeapState {
   private final HeapKeyedStateBackend backend;
   private final KeyGroupedTable<List<T>> table;
+  private final StateCodec<T> codec;
 
-  HeapListState(HeapKeyedStateBackend backend) {
+  HeapListState(HeapKeyedStateBackend backend, StateCodec<T> codec) {
     this.backend = backend;
+    this.codec = codec;
     this.table = new KeyGroupedTable<>(backend.keyGroupRange().size());
   }
 
@@ -47,8 +53,40 @@ final class HeapListState<T> implements ListState<T>, HeapState {
   }
 
   @Override
+  public HeapStateKind kind() {
+    return HeapStateKind.LIST;
+  }
+
+  @Override
   public long entryCount() {
     return table.count(l -> 1);
+  }
+
+  @Override
+  public long entryCount(int groupIndex) {
+    return table.group(groupIndex).size();
+  }
+
+  @Override
+  public void write(int groupIndex, DataOutput out) throws IOException {
+    table.write(groupIndex, out, (list, o) -> {
+      o.writeInt(list.size());
+      for (T t : list) {
+        codec.write(t, o);
+      }
+    });
+  }
+
+  @Override
+  public void read(int groupIndex, int keyGroup, int maxParallelism, DataInput in) throws IOException {
+    table.read(groupIndex, keyGroup, maxParallelism, in, i -> {
+      int n = i.readInt();
+      List<T> list = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) {
+        list.add(codec.read(i));
+      }
+      return list;
+    });
   }
 
   @Override

@@ -1,6 +1,10 @@
 package io.tributary.state.heap;
 
 import io.tributary.state.MapState;
+import io.tributary.state.StateCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,9 +12,13 @@ import java.util.Map;
 final class HeapMapState<K, V> implements MapState<K, V>, HeapState {
   private final HeapKeyedStateBackend backend;
   private final KeyGroupedTable<Map<K, V>> table;
+  private final StateCodec<K> keyCodec;
+  private final StateCodec<V> valueCodec;
 
-  HeapMapState(HeapKeyedStateBackend backend) {
+  HeapMapState(HeapKeyedStateBackend backend, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
     this.backend = backend;
+    this.keyCodec = keyCodec;
+    this.valueCodec = valueCodec;
     this.table = new KeyGroupedTable<>(backend.keyGroupRange().size());
   }
 
@@ -65,8 +73,41 @@ final class HeapMapState<K, V> implements MapState<K, V>, HeapState {
   }
 
   @Override
+  public HeapStateKind kind() {
+    return HeapStateKind.MAP;
+  }
+
+  @Override
   public long entryCount() {
     return table.count(Map::size);
+  }
+
+  @Override
+  public long entryCount(int groupIndex) {
+    return table.count(groupIndex, Map::size);
+  }
+
+  @Override
+  public void write(int groupIndex, DataOutput out) throws IOException {
+    table.write(groupIndex, out, (m, o) -> {
+      o.writeInt(m.size());
+      for (Map.Entry<K, V> e : m.entrySet()) {
+        keyCodec.write(e.getKey(), o);
+        valueCodec.write(e.getValue(), o);
+      }
+    });
+  }
+
+  @Override
+  public void read(int groupIndex, int keyGroup, int maxParallelism, DataInput in) throws IOException {
+    table.read(groupIndex, keyGroup, maxParallelism, in, i -> {
+      int n = i.readInt();
+      Map<K, V> m = new HashMap<>();
+      for (int k = 0; k < n; k++) {
+        m.put(keyCodec.read(i), valueCodec.read(i));
+      }
+      return m;
+    });
   }
 
   @Override

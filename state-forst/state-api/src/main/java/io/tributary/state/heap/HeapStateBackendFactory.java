@@ -3,10 +3,47 @@ package io.tributary.state.heap;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.store.ObjectStore;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** Creates {@link HeapKeyedStateBackend}s; configured as {@code heap}. */
-public final class HeapStateBackendFactory implements StateBackendFactory {
+/**
+ * Creates {@link HeapKeyedStateBackend}s; configured as {@code heap}.
+ *
+ * <p>Made with an {@link ObjectStore}, its backends snapshot into it and it restores from their
+ * snapshots; it then owns the upload threads, so close it after every backend it created (the
+ * store stays open: it belongs to the caller). Made without one, it can do neither and closing it
+ * does nothing.
+ *
+ * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: each key group of
+ * the requested range comes from the newest snapshot whose range covers it, and is empty when that
+ * snapshot has no object for it. Nothing is fetched until a key group is first accessed.
+ */
+public final class HeapStateBackendFactory implements StateBackendFactory, AutoCloseable {
   public static final String NAME = "heap";
+  private static final int UPLOAD_THREADS = 2;
+
+  private final ObjectStore store;
+  private final ExecutorService uploads;
+
+  /** A factory whose backends can neither snapshot nor be restored. */
+  public HeapStateBackendFactory() {
+    this.store = null;
+    this.uploads = null;
+  }
+
+  /** A factory whose backends snapshot into {@code store} and restore from it. */
+  public HeapStateBackendFactory(ObjectStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.uploads = Executors.newFixedThreadPool(UPLOAD_THREADS, uploadThreads());
+  }
 
   @Override
   public String name() {
@@ -16,6 +53,75 @@ public final class HeapStateBackendFactory implements StateBackendFactory {
   @Override
   public KeyedStateBackend create(
       String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
-    return new HeapKeyedStateBackend(range, maxParallelism);
+    return new HeapKeyedStateBackend(range, maxParallelism, storage(jobName, operatorId), Map.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws UnsupportedOperationException when this factory has no object store and
+   *     {@code snapshots} is not empty
+   * @throws IllegalArgumentException when a snapshot was not written by the heap backend, or two
+   *     snapshots of the same checkpoint cover the same key group
+   */
+  @Override
+  public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+      List<StateSnapshot> snapshots) {
+    if (store == null && !snapshots.isEmpty()) {
+      throw new UnsupportedOperationException("heap state cannot be restored without an object store: "
+          + "create the factory with new HeapStateBackendFactory(objectStore)");
+    }
+    return new HeapKeyedStateBackend(range, maxParallelism, storage(jobName, operatorId),
+        objectsToRestore(range, snapshots));
+  }
+
+  /** Key group to object name, for the key groups of {@code range} that have state. */
+  static Map<Integer, String> objectsToRestore(KeyGroupRange range, List<StateSnapshot> snapshots) {
+    Map<Integer, StateSnapshot> newest = new HashMap<>();
+    for (StateSnapshot s : snapshots) {
+      if (!NAME.equals(s.backend())) {
+        throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
+            + s.backend() + "' backend and cannot be restored by '" + NAME + "'");
+      }
+      for (int g = Math.max(range.start(), s.range().start()); g < Math.min(range.end(), s.range().end()); g++) {
+        StateSnapshot previous = newest.get(g);
+        if (previous != null && previous.checkpointId() == s.checkpointId()) {
+          throw new IllegalArgumentException("snapshots " + previous.range() + " and " + s.range()
+              + " of checkpoint " + s.checkpointId() + " both cover key group " + g);
+        }
+        if (previous == null || previous.checkpointId() < s.checkpointId()) {
+          newest.put(g, s);
+        }
+      }
+    }
+    Map<Integer, String> objects = new HashMap<>();
+    newest.forEach((g, s) -> {
+      String object = s.manifests().get(g);
+      if (object != null) {
+        objects.put(g, object);
+      }
+    });
+    return objects;
+  }
+
+  private HeapStorage storage(String jobName, String operatorId) {
+    return store == null ? null : new HeapStorage(store, uploads, jobName, operatorId);
+  }
+
+  /** Stops the upload threads once the uploads already started are done; later snapshots fail. */
+  @Override
+  public void close() {
+    if (uploads != null) {
+      uploads.shutdown();
+    }
+  }
+
+  private static ThreadFactory uploadThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "heap-state-upload-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

@@ -1,6 +1,10 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.StateCodec;
 import io.tributary.state.WindowState;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,9 +18,13 @@ import java.util.Map;
 final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   private final HeapKeyedStateBackend backend;
   private final KeyGroupedTable<Map<W, A>> table;
+  private final StateCodec<W> windowCodec;
+  private final StateCodec<A> accCodec;
 
-  HeapWindowState(HeapKeyedStateBackend backend) {
+  HeapWindowState(HeapKeyedStateBackend backend, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
     this.backend = backend;
+    this.windowCodec = windowCodec;
+    this.accCodec = accCodec;
     this.table = new KeyGroupedTable<>(backend.keyGroupRange().size());
   }
 
@@ -53,8 +61,41 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   }
 
   @Override
+  public HeapStateKind kind() {
+    return HeapStateKind.WINDOW;
+  }
+
+  @Override
   public long entryCount() {
     return table.count(Map::size);
+  }
+
+  @Override
+  public long entryCount(int groupIndex) {
+    return table.count(groupIndex, Map::size);
+  }
+
+  @Override
+  public void write(int groupIndex, DataOutput out) throws IOException {
+    table.write(groupIndex, out, (m, o) -> {
+      o.writeInt(m.size());
+      for (Map.Entry<W, A> e : m.entrySet()) {
+        windowCodec.write(e.getKey(), o);
+        accCodec.write(e.getValue(), o);
+      }
+    });
+  }
+
+  @Override
+  public void read(int groupIndex, int keyGroup, int maxParallelism, DataInput in) throws IOException {
+    table.read(groupIndex, keyGroup, maxParallelism, in, i -> {
+      int n = i.readInt();
+      Map<W, A> m = new HashMap<>(4);
+      for (int k = 0; k < n; k++) {
+        m.put(windowCodec.read(i), accCodec.read(i));
+      }
+      return m;
+    });
   }
 
   @Override

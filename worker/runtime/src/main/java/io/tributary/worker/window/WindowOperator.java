@@ -5,6 +5,7 @@ import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
 import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateCodec;
 import io.tributary.state.WindowState;
 import io.tributary.stream.KeySelector;
 import io.tributary.stream.Record;
@@ -79,6 +80,11 @@ public final class WindowOperator implements Operator {
       throw new IllegalArgumentException("allowed lateness must not be negative");
     }
     this.lateness = plan.allowedLatenessMillis();
+  }
+
+  /** The codec of the namespace of this operator's timers (a {@link TimeWindow}), for timer snapshots. */
+  public static StateCodec<TimeWindow> namespaceCodec() {
+    return TimeWindowCodec.INSTANCE;
   }
 
   @Override

@@ -3,7 +3,10 @@ package io.tributary.worker.testkit;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyGroups;
 import io.tributary.state.KeyedStateBackend;
-import io.tributary.state.heap.HeapKeyedStateBackend;
+import io.tributary.state.StateCodec;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.heap.HeapStateBackendFactory;
+import io.tributary.state.store.ObjectStore;
 import io.tributary.stream.Record;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.operator.OperatorContext;
@@ -12,25 +15,33 @@ import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
 import io.tributary.worker.timer.HeapTimerService;
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * Drives one {@link Operator} without a cluster, the way the runtime task does: a real
- * {@link HeapKeyedStateBackend} for the key groups of subtask {@code i} of {@code p}, a real
+ * Drives one {@link Operator} without a cluster, the way the runtime task does: a real heap
+ * state backend for the key groups of subtask {@code i} of {@code p}, a real
  * {@link HeapTimerService}, timers fired one at a time before the watermark is handed on.
  *
  * <p>Invariant checks are always on and fail the test with an {@link AssertionError}: watermarks
  * never go back, barrier ids only grow, nothing comes after the end of input, nothing is emitted
  * after {@code finish}.
  *
- * <p>The harness is built from a factory rather than an instance: snapshot and restore, which
- * come with the checkpoint issue, will snapshot the state backend and timers at a barrier and
- * restore them into a fresh instance from this factory (STYLE.md rule 4).
+ * <p>The harness is built from a factory rather than an instance, so that
+ * {@link #snapshotAndRestore()} can snapshot the state backend and the timers at a barrier, throw
+ * the operator away and restore into a fresh instance from the factory (STYLE.md rule 4). The
+ * snapshot's upload is only awaited after the old instance and its state are closed, so a
+ * snapshot that still read live state would fail. {@link #snapshot()} and {@link #restore(List)}
+ * move state between harnesses, to test rescaling. Timers need the operator's namespace codec
+ * ({@link #timerNamespaceCodec}); state goes to an {@link InMemoryObjectStore} unless
+ * {@link #objectStore} says otherwise.
  *
  * <pre>{@code
  * OperatorHarness h = OperatorHarness.of(() -> new WindowOperator(plan)).open();
@@ -49,8 +60,11 @@ public final class OperatorHarness implements AutoCloseable {
   private int maxParallelism = 128;
   private int parallelism = 1;
   private int subtaskIndex = 0;
+  private ObjectStore objectStore;
+  private StateCodec<?> timerNamespaceCodec;
+  private HeapStateBackendFactory stateFactory;
   private Operator operator;
-  private HeapKeyedStateBackend backend;
+  private KeyedStateBackend backend;
   private HeapTimerService timers;
   private long watermark = Long.MIN_VALUE;
   private long lastBarrier = Long.MIN_VALUE;
@@ -80,16 +94,103 @@ public final class OperatorHarness implements AutoCloseable {
     return this;
   }
 
+  /** Where snapshots go; share one store between harnesses that restore each other's snapshots. */
+  public OperatorHarness objectStore(ObjectStore store) {
+    checkNotOpen();
+    this.objectStore = store;
+    return this;
+  }
+
+  /** The codec of the namespaces the operator registers timers with; needed to snapshot timers. */
+  public OperatorHarness timerNamespaceCodec(StateCodec<?> codec) {
+    checkNotOpen();
+    this.timerNamespaceCodec = codec;
+    return this;
+  }
+
   /** Creates the operator, its state backend and timers, and calls {@code open}. */
   public OperatorHarness open() {
+    return restore(List.of());
+  }
+
+  /**
+   * Like {@link #open()}, but starts from {@code snapshots} (of this or other harnesses on the
+   * same object store, at any parallelism): the state and timers of this subtask's key groups.
+   * The watermark starts at the lowest watermark among the snapshots.
+   */
+  public OperatorHarness restore(List<OperatorSnapshot> snapshots) {
     checkNotOpen();
+    if (objectStore == null) {
+      objectStore = new InMemoryObjectStore();
+    }
+    if (stateFactory == null) {
+      stateFactory = new HeapStateBackendFactory(objectStore);
+    }
     KeyGroupRange range = KeyGroups.rangeFor(maxParallelism, parallelism, subtaskIndex);
-    backend = new HeapKeyedStateBackend(range, maxParallelism);
+    backend = stateFactory.restore(jobName, operatorId, range, maxParallelism,
+        snapshots.stream().map(OperatorSnapshot::state).toList());
     timers = new HeapTimerService(backend);
+    for (OperatorSnapshot s : snapshots) {
+      timers.restore(s.timers(), namespaceCodec(), range, maxParallelism);
+      lastBarrier = Math.max(lastBarrier, s.checkpointId());
+    }
+    if (!snapshots.isEmpty()) {
+      watermark = Math.max(watermark, timers.currentWatermark());
+    }
     operator = factory.get();
     operator.open(new Context());
     return this;
   }
+
+  /**
+   * Passes a barrier (the next checkpoint id) and snapshots the state backend and the timers, as
+   * the runtime task will; processing may go on afterwards.
+   */
+  public OperatorSnapshot snapshot() {
+    return takeSnapshot().join();
+  }
+
+  /**
+   * Snapshots at a barrier, closes the operator and its state, and continues with a fresh
+   * instance from the factory restored from that snapshot (same subtask). Output and metrics
+   * carry over.
+   */
+  public OperatorHarness snapshotAndRestore() {
+    CompletableFuture<OperatorSnapshot> snapshot = takeSnapshot();
+    operator.close();
+    backend.close(); // drops every live object: the upload must not need them any more
+    operator = null;
+    OperatorSnapshot taken = snapshot.join();
+    return restore(List.of(taken));
+  }
+
+  private CompletableFuture<OperatorSnapshot> takeSnapshot() {
+    long checkpointId = lastBarrier < 0 ? 1 : lastBarrier + 1;
+    processBarrier(checkpointId);
+    byte[] timerBytes = timers.snapshot(namespaceCodec());
+    return backend.snapshot(checkpointId).thenApply(s -> new OperatorSnapshot(checkpointId, s, timerBytes));
+  }
+
+  @SuppressWarnings("unchecked")
+  private StateCodec<Object> namespaceCodec() {
+    return timerNamespaceCodec != null ? (StateCodec<Object>) timerNamespaceCodec : NO_NAMESPACE_CODEC;
+  }
+
+  /** Stands in when no namespace codec was given: fine as long as there are no timers. */
+  private static final StateCodec<Object> NO_NAMESPACE_CODEC = new StateCodec<>() {
+    @Override
+    public void write(Object value, DataOutput out) {
+      throw new IllegalStateException("the operator has timers: set the harness's timerNamespaceCodec");
+    }
+
+    @Override
+    public Object read(DataInput in) {
+      throw new IllegalStateException("the snapshot has timers: set the harness's timerNamespaceCodec");
+    }
+  };
+
+  /** A snapshot of one operator instance: keyed state and timers, taken at barrier {@code checkpointId}. */
+  public record OperatorSnapshot(long checkpointId, StateSnapshot state, byte[] timers) {}
 
   public void processElement(Record record) {
     checkRunning("a record");
@@ -165,7 +266,7 @@ public final class OperatorHarness implements AutoCloseable {
     return metrics;
   }
 
-  public HeapKeyedStateBackend stateBackend() {
+  public KeyedStateBackend stateBackend() {
     return backend;
   }
 
@@ -182,6 +283,10 @@ public final class OperatorHarness implements AutoCloseable {
     if (operator != null) {
       operator.close();
       backend.close();
+      operator = null;
+    }
+    if (stateFactory != null) {
+      stateFactory.close();
     }
   }
 
