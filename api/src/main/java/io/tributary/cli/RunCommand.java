@@ -58,6 +58,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     progress.report();
+    state.forstMetrics().ifPresent(m -> err.println("tributary: state (forst): " + m.describe()));
     if (interrupted.get()) {
       err.println("tributary: " + plan.jobName() + " stopped (interrupted); files in progress stay hidden");
       return 130;

@@ -45,6 +45,11 @@ final class StateBackends implements AutoCloseable {
     return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
   }
 
+  /** The forst backend's counters, if a job of this process used it. */
+  java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> forstMetrics() {
+    return forst.metrics();
+  }
+
   @Override
   public void close() {
     forst.close();
@@ -117,6 +122,10 @@ final class StateBackends implements AutoCloseable {
             ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER));
       }
       return factory;
+    }
+
+    synchronized java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> metrics() {
+      return factory == null ? java.util.Optional.empty() : java.util.Optional.of(factory.metrics());
     }
 
     @Override

@@ -58,7 +58,7 @@ final class ForstEnvironment implements AutoCloseable {
   ForstMetrics metrics() {
     FileCacheMetrics c = cache.metrics();
     return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded(), shardsOpened.sum(), c.hits(), c.misses(),
-        shardOpenNanos.sum());
+        shardOpenNanos.sum(), c.evictions(), c.cachedBytes());
   }
 
   @Override

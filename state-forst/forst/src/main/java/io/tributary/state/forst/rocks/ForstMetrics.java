@@ -9,6 +9,16 @@ package io.tributary.state.forst.rocks;
  * @param cacheHits file-cache acquisitions served locally
  * @param cacheMisses file-cache acquisitions that downloaded
  * @param shardOpenNanos time spent opening those shards, fetching restored files included
+ * @param cacheEvictions files the file cache evicted to stay within its disk budget
+ * @param cachedBytes bytes the file cache holds now
  */
 public record ForstMetrics(long bytesUploaded, long bytesDownloaded, long shardsOpened, long cacheHits,
-    long cacheMisses, long shardOpenNanos) {}
+    long cacheMisses, long shardOpenNanos, long cacheEvictions, long cachedBytes) {
+
+  /** One line for progress reports. */
+  public String describe() {
+    return String.format("shards opened %,d, uploaded %,d B, downloaded %,d B, file cache %,d hits / %,d misses"
+        + " / %,d evictions, %,d B cached", shardsOpened, bytesUploaded, bytesDownloaded, cacheHits, cacheMisses,
+        cacheEvictions, cachedBytes);
+  }
+}
