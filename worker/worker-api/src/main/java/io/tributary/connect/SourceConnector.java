@@ -13,8 +13,21 @@ public interface SourceConnector {
    */
   List<? extends SourceSplit> splits(int parallelism);
 
-  /** Opens a reader of {@code split}. */
+  /** Opens a reader of {@code split} from its start. */
   SplitReader open(SourceSplit split);
+
+  /**
+   * Opens a reader of {@code split} that resumes at {@code position}, a value its reader's
+   * {@link SplitReader#position()} returned; null means from the start.
+   *
+   * @throws UnsupportedOperationException if this source cannot resume
+   */
+  default SplitReader open(SourceSplit split, String position) {
+    if (position == null) {
+      return open(split);
+    }
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resume from a position");
+  }
 
   /** Whether every split ends by itself (file, bounded generators). */
   boolean bounded();

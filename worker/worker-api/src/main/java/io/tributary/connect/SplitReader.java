@@ -16,6 +16,15 @@ public interface SplitReader extends AutoCloseable {
    */
   int read(SplitOutput out, int max);
 
+  /**
+   * Where to resume after everything {@link #read} returned so far, as a small string (a file
+   * offset, a Kafka offset, a generator index) that goes into checkpoint metadata; null when this
+   * reader cannot resume. Called on the task thread between reads, when a checkpoint is taken.
+   */
+  default String position() {
+    return null;
+  }
+
   @Override
   void close();
 }
