@@ -37,7 +37,7 @@ public final class GeneratorReader implements SplitReader {
   }
 
   /** The next sequence number this reader will emit. */
-  public long position() {
+  public long nextIndex() {
     return next;
   }
 

@@ -58,7 +58,7 @@ final class KafkaSplitReader implements SplitReader {
   }
 
   /** The offset of the next record this reader will hand out; -1 before the first one. */
-  long position() {
+  long nextOffset() {
     return position;
   }
 
