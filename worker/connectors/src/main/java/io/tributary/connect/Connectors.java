@@ -29,7 +29,9 @@ import java.util.Locale;
  *       (earliest|latest, default earliest), {@code groupId}, {@code properties}.
  *   <li>{@code file} sink: {@code path} (a directory). {@code kafka} sink: {@code
  *       bootstrapServers}, {@code topic}, {@code keyFields}, {@code properties}, {@code delivery}
- *       (at-least-once). {@code stdout} and {@code blackhole} sinks take none.
+ *       (at-least-once|exactly-once, default at-least-once), {@code transactionalIdPrefix}
+ *       (exactly-once only; default {@code tributary-<sink id>}). {@code stdout} and {@code
+ *       blackhole} sinks take none.
  * </ul>
  */
 public final class Connectors {
@@ -61,7 +63,8 @@ public final class Connectors {
     return switch (type) {
       case "file" -> new FileSink(plan.id(), Path.of(p.allowOnly("path").string("path")));
       case "kafka" -> kafkaSink(plan.id(),
-          p.allowOnly("bootstrapServers", "topic", "keyFields", "properties", "delivery"));
+          p.allowOnly("bootstrapServers", "topic", "keyFields", "properties", "delivery",
+              "transactionalIdPrefix"));
       case "stdout" -> {
         p.allowOnly();
         yield new StdoutSink();
@@ -95,11 +98,15 @@ public final class Connectors {
   }
 
   private static KafkaSink kafkaSink(String id, ConnectorProperties p) {
-    if (!p.string("delivery", "at-least-once").equals("at-least-once")) {
-      throw p.error("property 'delivery': only at-least-once is supported so far");
+    boolean exactlyOnce = p.choice("delivery", "at-least-once", "at-least-once", "exactly-once")
+        .equals("exactly-once");
+    if (!exactlyOnce && p.has("transactionalIdPrefix")) {
+      throw p.error("property 'transactionalIdPrefix' needs delivery: exactly-once");
     }
     return new KafkaSink(id, p.string("bootstrapServers"), p.string("topic"), p.stringList("keyFields"),
-        p.stringMap("properties"));
+        p.stringMap("properties"),
+        exactlyOnce ? KafkaSink.Delivery.EXACTLY_ONCE : KafkaSink.Delivery.AT_LEAST_ONCE,
+        p.string("transactionalIdPrefix", null));
   }
 
   private static void requireJson(String format, ConnectorProperties p) {

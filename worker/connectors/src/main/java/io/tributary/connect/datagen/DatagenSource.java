@@ -47,7 +47,13 @@ public final class DatagenSource implements SourceConnector {
 
   @Override
   public SplitReader open(SourceSplit split) {
-    return new GeneratorReader((GeneratorSplit) split, count, this::record);
+    return open(split, null);
+  }
+
+  /** Resumes at a {@link SplitReader#position()} of the split's reader: its next id. */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
+    return GeneratorReader.resume((GeneratorSplit) split, position, count, this::record);
   }
 
   @Override

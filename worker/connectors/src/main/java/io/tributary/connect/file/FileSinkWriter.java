@@ -7,26 +7,30 @@ import io.tributary.connect.json.JsonRecords;
 import io.tributary.stream.Record;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /** One subtask's writer of a {@link FileSink}; see there for the visibility contract. */
 final class FileSinkWriter implements SinkWriter {
   private final String sinkId;
   private final Path dir;
   private final int subtask;
+  private final long attempt;
   private long seq;
   private Path inProgress;
   private FileOutputStream file;
   private JsonGenerator json;
+  /** This writer's pending files not known to be committed, each {pending name, final name}. */
+  private final List<String[]> pending = new ArrayList<>();
 
-  FileSinkWriter(String sinkId, Path dir, int subtask, long firstSeq) {
+  FileSinkWriter(String sinkId, Path dir, int subtask, long attempt, long firstSeq) {
     this.sinkId = sinkId;
     this.dir = dir;
     this.subtask = subtask;
+    this.attempt = attempt;
     this.seq = firstSeq;
   }
 
@@ -42,25 +46,35 @@ final class FileSinkWriter implements SinkWriter {
     }
   }
 
+  /**
+   * Seals the in-progress file (flush, fsync) as a hidden pending file and returns a committable
+   * for it and for this writer's earlier pending files that are still pending; null when there is
+   * none.
+   */
+  @Override
+  public String preCommit(long checkpointId) {
+    pending.removeIf(p -> !Files.exists(dir.resolve(p[0])));
+    if (json != null) {
+      String part = FileSink.partName(subtask, attempt, seq);
+      Path target = dir.resolve(FileSink.pendingName(part));
+      sealInto(target);
+      FileSink.syncDirectory(dir);
+      pending.add(new String[] {target.getFileName().toString(), part});
+    }
+    return pending.isEmpty() ? null : FileSink.committable(checkpointId, pending);
+  }
+
+  /** Publishes everything written: the pending files, then the in-progress one. */
   @Override
   public void commit() {
-    if (json == null) {
-      return;
+    for (String[] p : pending) {
+      FileSink.publish(sinkId, dir, dir.resolve(p[0]), dir.resolve(p[1]));
     }
-    Path part = dir.resolve(FileSink.partName(subtask, seq));
-    try {
-      json.close();
-      file.getChannel().force(true);
-      file.close();
-      Files.move(inProgress, part, StandardCopyOption.ATOMIC_MOVE);
-      syncDirectory();
-    } catch (IOException e) {
-      throw failure("cannot commit " + inProgress + " as " + part, e);
-    } finally {
-      json = null;
-      file = null;
+    pending.clear();
+    if (json != null) {
+      sealInto(dir.resolve(FileSink.partName(subtask, attempt, seq)));
     }
-    seq++;
+    FileSink.syncDirectory(dir);
   }
 
   @Override
@@ -78,18 +92,26 @@ final class FileSinkWriter implements SinkWriter {
     }
   }
 
-  private void openInProgress() throws IOException {
-    inProgress = dir.resolve("." + FileSink.partName(subtask, seq) + ".inprogress");
-    file = new FileOutputStream(inProgress.toFile());
-    json = JsonRecords.lineWriter(file);
+  /** Flushes, fsyncs and closes the in-progress file and renames it to {@code target}. */
+  private void sealInto(Path target) {
+    try {
+      json.close();
+      file.getChannel().force(true);
+      file.close();
+      Files.move(inProgress, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw failure("cannot commit " + inProgress + " as " + target, e);
+    } finally {
+      json = null;
+      file = null;
+    }
+    seq++;
   }
 
-  private void syncDirectory() {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // not every platform can fsync a directory; the rename itself is atomic
-    }
+  private void openInProgress() throws IOException {
+    inProgress = dir.resolve(FileSink.inProgressName(FileSink.partName(subtask, attempt, seq)));
+    file = new FileOutputStream(inProgress.toFile());
+    json = JsonRecords.lineWriter(file);
   }
 
   private ConnectorException failure(String what, IOException e) {

@@ -46,10 +46,32 @@ public final class FileSource implements SourceConnector {
 
   @Override
   public SplitReader open(SourceSplit split) {
+    return open(split, null);
+  }
+
+  /**
+   * Resumes at a {@link SplitReader#position()} of the split's reader: the byte offset after the
+   * last line it consumed. The file must not have changed before that offset.
+   */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
     if (!(split instanceof FileSplit f)) {
       throw new IllegalArgumentException("not a file split: " + split);
     }
-    return new FileSplitReader(sourceId, f.file());
+    if (position == null) {
+      return new FileSplitReader(sourceId, f.file());
+    }
+    long offset;
+    try {
+      offset = Long.parseLong(position.trim());
+    } catch (NumberFormatException e) {
+      offset = -1;
+    }
+    if (offset < 0) {
+      throw new ConnectorException("file source '" + sourceId + "': cannot resume " + f.file()
+          + " at position '" + position + "': not a byte offset");
+    }
+    return new FileSplitReader(sourceId, f.file(), offset);
   }
 
   @Override

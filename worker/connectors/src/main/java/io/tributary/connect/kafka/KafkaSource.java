@@ -91,6 +91,32 @@ public final class KafkaSource implements SourceConnector {
     return new KafkaSplitReader(k.topicPartition(), consumerConfig, fromEarliest, hasGroup);
   }
 
+  /**
+   * Resumes at {@code position}, the offset {@link KafkaSplitReader#position()} returned. If the
+   * broker deleted that offset meanwhile (retention), the consumer's {@code auto.offset.reset}
+   * ({@code startFrom}) applies.
+   */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
+    if (position == null) {
+      return open(split);
+    }
+    if (!(split instanceof KafkaSplit k)) {
+      throw new IllegalArgumentException("not a Kafka split: " + split);
+    }
+    long offset;
+    try {
+      offset = Long.parseLong(position);
+    } catch (NumberFormatException e) {
+      offset = -1;
+    }
+    if (offset < 0) {
+      throw new IllegalArgumentException("kafka source '" + sourceId + "': bad position '" + position
+          + "' for split " + split.id() + "; expected an offset");
+    }
+    return new KafkaSplitReader(k.topicPartition(), consumerConfig, fromEarliest, hasGroup, offset);
+  }
+
   @Override
   public boolean bounded() {
     return false;

@@ -27,16 +27,26 @@ final class KafkaSplitReader implements SplitReader {
   private final Map<String, Object> config;
   private final boolean fromEarliest;
   private final boolean hasGroup;
+  /** Where to start instead of {@code fromEarliest}/the group's offset; -1 for none. */
+  private final long startOffset;
   private KafkaConsumer<byte[], byte[]> consumer;
   private Iterator<ConsumerRecord<byte[], byte[]>> pending = Collections.emptyIterator();
   private long position = -1;
 
   KafkaSplitReader(TopicPartition partition, Map<String, Object> config, boolean fromEarliest,
       boolean hasGroup) {
+    this(partition, config, fromEarliest, hasGroup, -1);
+  }
+
+  /** A reader that starts at {@code startOffset} (ignoring {@code fromEarliest} and the group) when it is not -1. */
+  KafkaSplitReader(TopicPartition partition, Map<String, Object> config, boolean fromEarliest,
+      boolean hasGroup, long startOffset) {
     this.partition = partition;
     this.config = config;
     this.fromEarliest = fromEarliest;
     this.hasGroup = hasGroup;
+    this.startOffset = startOffset;
+    this.position = startOffset;
   }
 
   @Override
@@ -62,10 +72,33 @@ final class KafkaSplitReader implements SplitReader {
     return position;
   }
 
+  /**
+   * The offset of the next record to read, as a decimal string. Before the first record it is the
+   * offset this reader was opened at, else the offset the consumer has already resolved for its
+   * start ({@code earliest}, {@code latest} or the group's); null while that is not known yet
+   * (resuming from null then starts over as configured, which reads nothing twice as nothing was read).
+   */
+  @Override
+  public String position() {
+    if (position >= 0) {
+      return Long.toString(position);
+    }
+    if (consumer == null) {
+      return null;
+    }
+    try {
+      return Long.toString(consumer.position(partition, Duration.ZERO));
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      return null;
+    }
+  }
+
   private void open() {
     consumer = new KafkaConsumer<>(config);
     consumer.assign(List.of(partition));
-    if (!hasGroup) {
+    if (startOffset >= 0) {
+      consumer.seek(partition, startOffset);
+    } else if (!hasGroup) {
       if (fromEarliest) {
         consumer.seekToBeginning(List.of(partition));
       } else {

@@ -39,12 +39,22 @@ public final class NexmarkSource implements SourceConnector {
 
   @Override
   public SplitReader open(SourceSplit split) {
+    return open(split, null);
+  }
+
+  /**
+   * Resumes at a {@link SplitReader#position()} of the split's reader: the index of its next event
+   * (among events of the kind, when there is one).
+   */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
     NexmarkGenerator generator = new NexmarkGenerator(seed, eventRate);
     GeneratorSplit s = (GeneratorSplit) split;
     if (kind == null) {
-      return new GeneratorReader(s, events, generator::event);
+      return GeneratorReader.resume(s, position, events, generator::event);
     }
-    return new GeneratorReader(s, events, i -> generator.eventOfKind(NexmarkIds.eventNumber(kind, i)));
+    return GeneratorReader.resume(
+        s, position, events, i -> generator.eventOfKind(NexmarkIds.eventNumber(kind, i)));
   }
 
   @Override

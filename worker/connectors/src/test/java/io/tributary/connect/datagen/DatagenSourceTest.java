@@ -1,12 +1,17 @@
 package io.tributary.connect.datagen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.connect.CollectingOutput;
+import io.tributary.connect.ConnectorException;
+import io.tributary.connect.ResumeCheck;
 import io.tributary.connect.SplitReader;
+import io.tributary.connect.internal.GeneratorSplit;
 import io.tributary.stream.Record;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class DatagenSourceTest {
@@ -55,6 +60,52 @@ class DatagenSourceTest {
       CollectingOutput out = new CollectingOutput();
       assertThat(reader.read(out, 5)).isEqualTo(5);
       assertThat(out.records).extracting(r -> r.get("id")).containsExactly(1L, 3L, 5L, 7L, 9L);
+    }
+  }
+
+  @Test
+  void resumingAtAPositionContinuesExactlyWhereTheReaderWas() {
+    long base = ResumeCheck.baseSeed("datagen resume");
+    for (int round = 0; round < 200; round++) {
+      long seed = base + round;
+      Random random = new Random(seed);
+      DatagenSource source = new DatagenSource("gen", random.nextInt(300), 1 + random.nextInt(20), seed, 1, 0);
+      List<GeneratorSplit> splits = source.splits(1 + random.nextInt(4));
+      GeneratorSplit split = splits.get(random.nextInt(splits.size()));
+
+      CollectingOutput whole = ResumeCheck.uninterrupted(source.open(split), random);
+      CollectingOutput pieces = ResumeCheck.interrupted(p -> source.open(split, p), random);
+
+      assertThat(pieces.records).as("seed %d", seed).isEqualTo(whole.records);
+    }
+  }
+
+  @Test
+  void positionIsTheNextIdOfTheSplit() {
+    DatagenSource source = new DatagenSource("gen", Long.MAX_VALUE, 10, 0, 1, 0);
+    GeneratorSplit split = source.splits(3).get(2);
+    try (SplitReader reader = source.open(split)) {
+      assertThat(reader.position()).isEqualTo("2");
+      reader.read(new CollectingOutput(), 4);
+      assertThat(reader.position()).isEqualTo("14");
+    }
+    CollectingOutput out = new CollectingOutput();
+    try (SplitReader reader = source.open(split, "14")) {
+      reader.read(out, 2);
+    }
+    assertThat(out.records).extracting(r -> r.get("id")).containsExactly(14L, 17L);
+  }
+
+  @Test
+  void positionOfAnotherSplitOrGarbageIsRejected() {
+    DatagenSource source = new DatagenSource("gen", 100, 10, 0, 1, 0);
+    GeneratorSplit split = source.splits(3).get(2);
+    assertThatThrownBy(() -> source.open(split, "13"))
+        .isInstanceOf(ConnectorException.class).hasMessageContaining("gen-2-of-3").hasMessageContaining("'13'");
+    assertThatThrownBy(() -> source.open(split, "-1")).isInstanceOf(ConnectorException.class);
+    assertThatThrownBy(() -> source.open(split, "x")).isInstanceOf(ConnectorException.class);
+    try (SplitReader ended = source.open(split, "101")) {
+      assertThat(ended.read(new CollectingOutput(), 5)).isEqualTo(SplitReader.END);
     }
   }
 }

@@ -102,6 +102,76 @@ class KafkaConnectorsIT {
   }
 
   @Test
+  void aReaderResumesAtThePositionAnotherReachedSoTogetherTheyReadTheTopicOnce() throws Exception {
+    kafka.createTopic("resume", 2);
+    try (KafkaProducer<String, String> producer = producer()) {
+      for (int i = 0; i < 20; i++) {
+        producer.send(new ProducerRecord<>("resume", 1, null, "{\"i\":" + i + "}"));
+      }
+      producer.flush();
+    }
+    SourceConnector source = Connectors.source(new SourcePlan("in", "kafka", "json", null, 0, null,
+        Map.of("bootstrapServers", kafka.bootstrapServers(), "topic", "resume", "startFrom", "earliest")));
+    SourceSplit split = source.splits(1).get(1);
+
+    CollectingOutput first = new CollectingOutput();
+    String position;
+    try (SplitReader reader = source.open(split)) {
+      assertThat(reader.position()).as("before the first read").isNull();
+      await(() -> {
+        reader.read(first, 3);
+        return first.records.size() >= 7;
+      });
+      position = reader.position();
+    }
+    assertThat(position).isEqualTo(String.valueOf(first.records.size()));
+
+    CollectingOutput second = new CollectingOutput();
+    try (SplitReader reader = source.open(split, position)) {
+      assertThat(reader.position()).isEqualTo(position);
+      await(() -> {
+        reader.read(second, 3);
+        return first.records.size() + second.records.size() >= 20;
+      });
+      assertThat(reader.position()).isEqualTo("20");
+    }
+    List<Object> union = new ArrayList<>();
+    first.records.forEach(r -> union.add(r.get("i")));
+    second.records.forEach(r -> union.add(r.get("i")));
+    assertThat(union).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 20).boxed().toList());
+
+    CollectingOutput fromStart = new CollectingOutput();
+    try (SplitReader reader = source.open(split, null)) {
+      await(() -> {
+        reader.read(fromStart, 20);
+        return fromStart.records.size() >= 20;
+      });
+    }
+    assertThat(fromStart.records).hasSize(20);
+    assertThatThrownBy(() -> source.open(split, "soon")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad position 'soon'");
+  }
+
+  @Test
+  void positionOfAReaderThatReadNothingIsWhereItStarted() throws Exception {
+    kafka.createTopic("quiet", 1);
+    try (KafkaProducer<String, String> producer = producer()) {
+      producer.send(new ProducerRecord<>("quiet", "{\"old\":true}")).get();
+    }
+    SourceConnector source = Connectors.source(new SourcePlan("in", "kafka", "json", null, 0, null,
+        Map.of("bootstrapServers", kafka.bootstrapServers(), "topic", "quiet", "startFrom", "latest")));
+    try (SplitReader reader = source.open(source.splits(1).get(0))) {
+      CollectingOutput out = new CollectingOutput();
+      await(() -> {
+        reader.read(out, 10);
+        return reader.position() != null;
+      });
+      assertThat(out.records).isEmpty();
+      assertThat(reader.position()).isEqualTo("1");
+    }
+  }
+
+  @Test
   void missingTopicIsAConnectorError() {
     SourceConnector source = Connectors.source(new SourcePlan("in", "kafka", "json", null, 0, null,
         Map.of("bootstrapServers", kafka.bootstrapServers(), "topic", "no-such-topic")));

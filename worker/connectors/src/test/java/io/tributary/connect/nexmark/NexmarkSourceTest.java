@@ -3,9 +3,12 @@ package io.tributary.connect.nexmark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.connect.CollectingOutput;
+import io.tributary.connect.ResumeCheck;
+import io.tributary.connect.internal.GeneratorSplit;
 import io.tributary.stream.Record;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class NexmarkSourceTest {
@@ -41,5 +44,24 @@ class NexmarkSourceTest {
 
   private static List<Map<String, Object>> maps(List<Record> records) {
     return records.stream().map(Record::asMap).toList();
+  }
+
+  @Test
+  void resumingAtAPositionContinuesExactlyWhereTheReaderWas() {
+    long base = ResumeCheck.baseSeed("nexmark resume");
+    NexmarkKind[] kinds = {null, NexmarkKind.PERSON, NexmarkKind.AUCTION, NexmarkKind.BID};
+    for (int round = 0; round < 100; round++) {
+      long seed = base + round;
+      Random random = new Random(seed);
+      NexmarkKind kind = kinds[random.nextInt(kinds.length)];
+      NexmarkSource source = new NexmarkSource("nx", random.nextInt(400), kind, seed, 1 + random.nextInt(10_000));
+      List<GeneratorSplit> splits = source.splits(1 + random.nextInt(4));
+      GeneratorSplit split = splits.get(random.nextInt(splits.size()));
+
+      CollectingOutput whole = ResumeCheck.uninterrupted(source.open(split), random);
+      CollectingOutput pieces = ResumeCheck.interrupted(p -> source.open(split, p), random);
+
+      assertThat(maps(pieces.records)).as("seed %d, kind %s", seed, kind).isEqualTo(maps(whole.records));
+    }
   }
 }
