@@ -1,5 +1,6 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.store.InMemoryObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,7 +68,7 @@ class HeapSnapshotRestoreTest {
     }
   };
 
-  private final MemoryObjectStore store = new MemoryObjectStore();
+  private final InMemoryObjectStore store = new InMemoryObjectStore();
   private final HeapStateBackendFactory factory = new HeapStateBackendFactory(store);
 
   @AfterEach

@@ -1,5 +1,6 @@
 package io.tributary.worker.testkit;
 
+import io.tributary.state.store.InMemoryObjectStore;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyGroups;
 import io.tributary.state.KeyedStateBackend;

@@ -1,5 +1,6 @@
 package io.tributary.worker.window;
 
+import io.tributary.state.store.InMemoryObjectStore;
 import static io.tributary.worker.testkit.Rows.maps;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +12,6 @@ import io.tributary.state.KeyGroups;
 import io.tributary.stream.KeySelector;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
-import io.tributary.worker.testkit.InMemoryObjectStore;
 import io.tributary.worker.testkit.OperatorHarness;
 import io.tributary.worker.testkit.OperatorHarness.OperatorSnapshot;
 import io.tributary.worker.testkit.Rows;

@@ -1,6 +1,5 @@
-package io.tributary.worker.testkit;
+package io.tributary.state.store;
 
-import io.tributary.state.store.ObjectStore;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -14,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An {@link ObjectStore} in memory, for tests (the runtime's tests cannot use the forst module's
- * local store). Writes can be held back with {@link #holdWrites()} until {@link #releaseWrites()},
+ * An {@link ObjectStore} in memory, for tests and benchmarks (nothing is durable). Writes
+ * can be held back with {@link #holdWrites()} until {@link #releaseWrites()},
  * to observe what happens while an upload is in flight. Thread-safe.
  */
 public final class InMemoryObjectStore implements ObjectStore {
