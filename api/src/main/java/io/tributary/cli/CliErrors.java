@@ -29,6 +29,9 @@ final class CliErrors {
     if (e instanceof JobFailedException jf) {
       return "job failed: " + rootMessage(jf);
     }
+    if (e instanceof io.tributary.run.RunFailedException rf) {
+      return "job failed: " + rf.getMessage();
+    }
     if (e instanceof ConnectorException || e instanceof ExpressionException
         || e instanceof IllegalArgumentException) {
       return e.getMessage();
@@ -37,7 +40,7 @@ final class CliErrors {
   }
 
   static int exitCode(Throwable e) {
-    return e instanceof JobFailedException ? FAILED : USAGE;
+    return e instanceof JobFailedException || e instanceof io.tributary.run.RunFailedException ? FAILED : USAGE;
   }
 
   private static String rootMessage(Throwable e) {

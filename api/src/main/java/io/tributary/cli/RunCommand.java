@@ -1,12 +1,29 @@
 package io.tributary.cli;
 
+import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.run.JobRunner;
+import io.tributary.run.RestartPolicy;
+import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
+import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.spec.JobSpec;
+import io.tributary.spec.JobSpecs;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.store.ObjectStore;
+import io.tributary.worker.job.Failure;
+import io.tributary.worker.job.JobOptions;
 import io.tributary.worker.job.LocalJob;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -14,8 +31,13 @@ import picocli.CommandLine.Parameters;
 /** Runs a job in this process until its bounded sources end, or until interrupted. */
 @Command(name = "run", description = {
     "Run a job in this process until its bounded sources end (or Ctrl-C).",
-    "Progress goes to stderr every few seconds: records in and out, watermark, late and malformed records."})
+    "Progress goes to stderr every few seconds: records in and out, watermark, late and malformed records.",
+    "With checkpoints (--checkpoint-dir, or `checkpoints` in the spec) the job restarts from its latest",
+    "checkpoint after a failure, and a killed run resumes with --restore latest; sinks then commit",
+    "exactly once."})
 final class RunCommand implements Callable<Integer> {
+  static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
+
   @Parameters(index = "0", paramLabel = "SPEC", description = "job spec file (YAML or JSON)")
   Path spec;
 
@@ -27,20 +49,164 @@ final class RunCommand implements Callable<Integer> {
       converter = DurationConverter.class)
   Duration progressInterval;
 
+  @Option(names = "--checkpoint-dir", paramLabel = "DIR|URL",
+      description = {"where checkpoints go: a directory or s3://bucket/prefix. Default when the spec has",
+          "`checkpoints`: $TRIBUTARY_CHECKPOINT_DIR or data/checkpoints"})
+  String checkpointDir;
+
+  @Option(names = "--restore", paramLabel = "latest|PATH|none", defaultValue = "none",
+      description = {"start from the latest checkpoint or savepoint, from the one at PATH (as printed when it",
+          "completed), or without state (default ${DEFAULT-VALUE})"})
+  String restore;
+
+  @Option(names = "--checkpoint-interval", converter = DurationConverter.class,
+      description = "time between checkpoints (default: the spec's checkpoints.interval, else 10s)")
+  Duration checkpointInterval;
+
+  @Option(names = "--retain-checkpoints", defaultValue = "3",
+      description = "completed checkpoints to keep; older ones are deleted (default ${DEFAULT-VALUE})")
+  int retain;
+
+  @Option(names = "--max-restarts", defaultValue = "5",
+      description = "restarts in a row after failures before the run gives up (default ${DEFAULT-VALUE})")
+  int maxRestarts;
+
   @Override
   public Integer call() throws Exception {
-    ExecutionPlan plan = Jobs.plan(spec, parallelism);
+    JobSpec jobSpec = JobSpecs.load(spec);
+    ExecutionPlan plan = Jobs.plan(jobSpec, parallelism);
     PrintStream err = System.err;
+    RestorePolicy restorePolicy = RestorePolicy.parse(restore);
+    String dir = checkpointDir;
+    if (dir == null && (jobSpec.checkpoints() != null || checkpointInterval != null)) {
+      String env = System.getenv("TRIBUTARY_CHECKPOINT_DIR");
+      dir = env == null || env.isBlank() ? "data/checkpoints" : env;
+    }
+    if (dir == null && restorePolicy.mode() != RestorePolicy.Mode.NONE) {
+      throw new IllegalArgumentException("--restore needs checkpoints: give --checkpoint-dir");
+    }
     err.println("tributary: running " + plan.jobName() + " (" + plan.stages().size() + " stages, "
         + plan.stages().stream().mapToInt(s -> s.parallelism()).sum() + " tasks)");
-    try (StateBackends state = Jobs.stateBackends()) {
-      return run(plan, state, err);
+    if (dir == null) {
+      try (StateBackends state = Jobs.stateBackends()) {
+        return runWithoutCheckpoints(plan, state, err);
+      }
+    }
+    long interval = checkpointInterval != null ? checkpointInterval.toMillis()
+        : jobSpec.checkpoints() != null ? jobSpec.checkpoints().intervalMillis() : DEFAULT_INTERVAL.toMillis();
+    boolean local = !dir.contains("://");
+    if (local) {
+      Files.createDirectories(Path.of(dir));
+    }
+    Path metadataDir = local ? Path.of(dir, "_metadata")
+        : Path.of(System.getenv().getOrDefault(EmbeddedMetadataStore.DIR_ENV, "data/metadata"));
+    try (ObjectStore objects = ObjectStores.open(dir);
+        MetadataStore metadata = new EmbeddedMetadataStore(metadataDir);
+        StateBackends state = new StateBackends(objects, dir)) {
+      JobRunner.Settings settings = new JobRunner.Settings(plan, interval, retain, TimeUnit.MINUTES.toMillis(10),
+          restorePolicy, new RestartPolicy(maxRestarts, Duration.ofSeconds(1), Duration.ofSeconds(30)));
+      CheckpointStore store = new CheckpointStore(plan.jobName(), objects, metadata);
+      try (JobRunner runner = new JobRunner(settings, JobOptions.of(state.factories()), store, new Printer(err))) {
+        return runWithCheckpoints(plan, runner, state, err);
+      }
     }
   }
 
-  private int run(ExecutionPlan plan, StateBackends state, PrintStream err) throws InterruptedException {
+  private int runWithCheckpoints(ExecutionPlan plan, JobRunner runner, StateBackends state, PrintStream err)
+      throws InterruptedException {
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Thread hook = new Thread(() -> {
+      interrupted.set(true);
+      try {
+        runner.cancel();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "tributary-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    Thread reporter = progressReporter(runner, err);
+    try {
+      CheckpointMetadata last = runner.run();
+      reporter.interrupt();
+      reporter.join();
+      state.forstMetrics().ifPresent(m -> err.println("tributary: state (forst): " + m.describe()));
+      Runtime.getRuntime().removeShutdownHook(hook);
+      err.println("tributary: " + plan.jobName() + " finished"
+          + (last != null ? " (output committed with checkpoint " + last.id() + ")" : ""));
+      return 0;
+    } catch (CancellationException e) {
+      reporter.interrupt();
+      err.println("tributary: " + plan.jobName() + " stopped (interrupted); resume with --restore latest");
+      return 130;
+    }
+  }
+
+  private Thread progressReporter(JobRunner runner, PrintStream err) {
+    long every = progressInterval.toMillis();
+    Thread t = new Thread(() -> {
+      LocalJob shown = null;
+      Progress progress = null;
+      try {
+        while (every > 0) {
+          Thread.sleep(every);
+          LocalJob j = runner.job();
+          if (j != shown) {
+            shown = j;
+            progress = j == null ? null : new Progress(j.metrics(), err);
+          }
+          if (progress != null) {
+            progress.report();
+          }
+        }
+      } catch (InterruptedException e) {
+        if (progress != null) {
+          progress.report();
+        }
+      }
+    }, "tributary-progress");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /** Checkpoint and restart events, one line each, to stderr. */
+  private static final class Printer implements JobRunner.Events {
+    private final PrintStream err;
+
+    Printer(PrintStream err) {
+      this.err = err;
+    }
+
+    @Override
+    public void restoring(CheckpointMetadata from) {
+      err.println("tributary: restoring from " + from.kind() + " " + from.id());
+    }
+
+    @Override
+    public void completed(CheckpointMetadata md, CheckpointCoordinator.CheckpointStats stats) {
+      if (md.isSavepoint()) {
+        err.println("savepoint " + md.id() + " completed: " + stats.path());
+      } else {
+        err.println("checkpoint " + md.id() + " completed");
+      }
+    }
+
+    @Override
+    public void aborted(long checkpointId, String reason) {
+      err.println("tributary: checkpoint " + checkpointId + " aborted: " + reason);
+    }
+
+    @Override
+    public void restarting(Failure failure, int restart, int maxRestarts, Duration backoff) {
+      err.println("tributary: job failed, " + failure.describe() + "; restarting from the latest checkpoint in "
+          + backoff.toMillis() + " ms (restart " + restart + " of " + maxRestarts + ")");
+    }
+  }
+
+  private int runWithoutCheckpoints(ExecutionPlan plan, StateBackends state, PrintStream err)
+      throws InterruptedException {
     LocalJob job = LocalJob.start(plan, state.factories());
-    java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean interrupted = new AtomicBoolean();
     Thread hook = new Thread(() -> {
       interrupted.set(true);
       try {

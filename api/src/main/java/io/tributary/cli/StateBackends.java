@@ -28,7 +28,7 @@ import java.util.Map;
  * </ul>
  */
 final class StateBackends implements AutoCloseable {
-  private final HeapStateBackendFactory heap = new HeapStateBackendFactory();
+  private final HeapStateBackendFactory heap;
   private final LazyForst forst;
 
   /** Configured from the environment. */
@@ -38,7 +38,18 @@ final class StateBackends implements AutoCloseable {
 
   /** With an explicit object store URL and local directory (tests, embedded servers). */
   StateBackends(String objectStoreUrl, Path localDir) {
+    this.heap = new HeapStateBackendFactory();
     this.forst = new LazyForst(objectStoreUrl, localDir);
+  }
+
+  /**
+   * For checkpointed runs: heap snapshots go to {@code checkpoints}, forst files to the object store
+   * at {@code checkpointsUrl} (the same storage), so a checkpoint directory holds everything a
+   * restore needs.
+   */
+  StateBackends(ObjectStore checkpoints, String checkpointsUrl) {
+    this.heap = new HeapStateBackendFactory(checkpoints);
+    this.forst = new LazyForst(checkpointsUrl, Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
   }
 
   Map<String, StateBackendFactory> factories() {
@@ -53,6 +64,7 @@ final class StateBackends implements AutoCloseable {
   @Override
   public void close() {
     forst.close();
+    heap.close();
   }
 
   static long parseBytes(String text) {
@@ -102,6 +114,16 @@ final class StateBackends implements AutoCloseable {
     public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
         List<StateSnapshot> snapshots) {
       return get().restore(jobName, operatorId, range, maxParallelism, snapshots);
+    }
+
+    @Override
+    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
+      get().retain(jobName, operatorId, snapshot);
+    }
+
+    @Override
+    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+      return get().release(jobName, operatorId, snapshot);
     }
 
     private synchronized ForstStateBackendFactory get() {

@@ -14,7 +14,6 @@ import io.tributary.spec.SourceSpec;
 import io.tributary.spec.SpecError;
 import io.tributary.spec.SpecGraph;
 import io.tributary.spec.SpecValidator;
-import io.tributary.spec.internal.Pointers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +34,9 @@ import java.util.Map;
  *       lower to a higher stage; each is named by its operator ids joined with {@code " -> "}.
  * </ul>
  *
- * <p>Not supported yet: {@code delivery: exactly-once} on a kafka sink (rejected with an
- * {@link InvalidSpecException} pointing at it).
+ * <p>Before planning, every sink's delivery must be possible ({@link DeliveryChecks}): a kafka sink
+ * with {@code delivery: exactly-once} needs {@code checkpoints}, and a transaction timeout larger
+ * than the checkpoint interval plus {@link DeliveryChecks#RESTART_ALLOWANCE_MS} (one minute).
  */
 public final class Planner {
   private final JobSpec spec;
@@ -64,7 +64,7 @@ public final class Planner {
    * @param parallelismOverride null, or the parallelism to run at instead of the spec's initial
    *     one (the bounds widen to include it; when the spec does not fix maxParallelism, its default
    *     follows the widened bound)
-   * @throws InvalidSpecException if the spec is invalid or asks for what cannot be planned yet
+   * @throws InvalidSpecException if the spec is invalid or asks for a delivery the job cannot give
    * @throws IllegalArgumentException if the override is below 1 or above maxParallelism
    */
   public static ExecutionPlan plan(JobSpec spec, Integer parallelismOverride) {
@@ -73,7 +73,7 @@ public final class Planner {
       effective = withParallelism(spec, parallelismOverride);
     }
     SpecValidator.check(effective);
-    rejectUnsupported(effective);
+    checkDelivery(effective);
     return new Planner(effective).build();
   }
 
@@ -87,14 +87,8 @@ public final class Planner {
     return widened;
   }
 
-  private static void rejectUnsupported(JobSpec spec) {
-    List<SpecError> errors = new ArrayList<>();
-    for (SinkSpec sink : spec.sinks().values()) {
-      if ("exactly-once".equals(sink.properties().get("delivery"))) {
-        errors.add(new SpecError(Pointers.child(Pointers.child("/sinks", sink.id()), "delivery"),
-            "exactly-once delivery is not supported yet; use at-least-once"));
-      }
-    }
+  private static void checkDelivery(JobSpec spec) {
+    List<SpecError> errors = DeliveryChecks.check(spec);
     if (!errors.isEmpty()) {
       throw new InvalidSpecException(errors);
     }

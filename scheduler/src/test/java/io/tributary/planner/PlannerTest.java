@@ -11,6 +11,7 @@ import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.EdgePlan.Partitioning;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
 import io.tributary.plan.TransformPlan;
@@ -128,13 +129,65 @@ class PlannerTest {
   }
 
   @Test
-  void exactlyOnceKafkaSinkIsRejectedForNow() {
+  void exactlyOnceKafkaSinkNeedsCheckpoints() {
     String text = job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: exactly-once}}\n");
 
     assertThat(JobSpecs.parse(text).sinks()).containsKey("k");
-    assertThatThrownBy(() -> Planner.plan(JobSpecs.parse(text)))
-        .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.errors()).containsExactly(
-            new SpecError("/sinks/k/delivery", "exactly-once delivery is not supported yet; use at-least-once")));
+    assertThatThrownBy(() -> plan(text))
+        .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.errors()).singleElement()
+            .satisfies(error -> {
+              assertThat(error.pointer()).isEqualTo("/sinks/k/delivery");
+              assertThat(error.message()).startsWith("exactly-once delivery needs checkpoints")
+                  .contains("checkpoints: {interval: 1m}");
+            }));
+  }
+
+  @Test
+  void exactlyOnceKafkaSinkPlansWhenItsTransactionsOutliveACheckpointIntervalAndARestart() {
+    ExecutionPlan plan = plan(exactlyOnce("10m", ""));
+
+    assertThat(plan.stage(0).operator("k")).isInstanceOfSatisfying(SinkPlan.class, s -> assertThat(s.properties())
+        .containsEntry("delivery", "exactly-once"));
+    assertThat(plan(exactlyOnce("839s", ""))).isNotNull(); // the default 15m > 839s + 1m
+    assertThat(plan(exactlyOnce("1h", ", transactionTimeout: 62m"))).isNotNull();
+    assertThat(plan(exactlyOnce("30s", ", properties: {transaction.timeout.ms: 90001}"))).isNotNull();
+  }
+
+  @Test
+  void transactionTimeoutMustExceedTheCheckpointIntervalPlusTheRestartAllowance() {
+    assertThat(deliveryErrors(exactlyOnce("14m", ""))).containsExactly(new SpecError("/sinks/k/transactionTimeout",
+        "the transaction timeout 15m (the default) must be larger than the checkpoint interval 14m plus 1m allowed "
+            + "for a restart (15m): a transaction stays open until the checkpoint after it completes, and after a "
+            + "failure until the restarted job commits it; Kafka aborts it when it times out, and its records are "
+            + "lost. Set a larger transactionTimeout (the broker caps it at transaction.max.timeout.ms, 15m by "
+            + "default) or checkpoint more often"));
+    assertThat(deliveryErrors(exactlyOnce("1m", ", transactionTimeout: 90s"))).singleElement()
+        .satisfies(e -> assertThat(e.message()).startsWith("the transaction timeout 90s must be larger than the "
+            + "checkpoint interval 1m plus 1m allowed for a restart (2m)"));
+    assertThat(deliveryErrors(exactlyOnce("30s", ", properties: {transaction.timeout.ms: 90000}"))).singleElement()
+        .satisfies(e -> assertThat(e.message())
+            .startsWith("the transaction timeout 90s (from properties.transaction.timeout.ms) must be"));
+  }
+
+  @Test
+  void upsertAndAtLeastOnceKafkaSinksNeedNoCheckpoints() {
+    assertThat(plan(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: upsert, "
+        + "keyFields: [id]}}\n"))).isNotNull();
+    assertThat(plan(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t}}\n"))).isNotNull();
+  }
+
+  private static String exactlyOnce(String checkpointInterval, String sinkExtras) {
+    return job("checkpoints: {interval: " + checkpointInterval + "}\nsinks: {k: {input: src, type: kafka, "
+        + "bootstrapServers: b, topic: t, delivery: exactly-once" + sinkExtras + "}}\n");
+  }
+
+  private static List<SpecError> deliveryErrors(String text) {
+    try {
+      plan(text);
+      return List.of();
+    } catch (InvalidSpecException e) {
+      return e.errors();
+    }
   }
 
   @Test

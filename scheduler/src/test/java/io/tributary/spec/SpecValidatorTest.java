@@ -146,6 +146,43 @@ class SpecValidatorTest {
   }
 
   @Test
+  void upsertKafkaSinkNeedsKeyFields() {
+    String kafka = "sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: upsert%s}}\n";
+    String why = "is required for delivery: upsert: each result's Kafka key is the JSON object of these fields, so "
+        + "that a replayed result overwrites its earlier copy; list the fields that identify a result, for a window "
+        + "aggregate its keyBy fields plus window_start and window_end";
+
+    assertThat(errors(job(kafka.formatted("")))).containsExactly(new SpecError("/sinks/k/keyFields", why));
+    assertThat(errors(job(kafka.formatted(", keyFields: []"))))
+        .containsExactly(new SpecError("/sinks/k/keyFields", why));
+    assertThat(errors(job(kafka.formatted(", keyFields: [auction, window_start, window_end]")))).isEmpty();
+  }
+
+  @Test
+  void transactionSettingsApplyOnlyToExactlyOnceAndTheTimeoutIsSetOnce() {
+    assertThat(errors(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, "
+        + "transactionalIdPrefix: p, transactionTimeout: 5m}}\n"))).containsExactly(
+            new SpecError("/sinks/k/transactionalIdPrefix", "applies only to delivery: exactly-once"),
+            new SpecError("/sinks/k/transactionTimeout", "applies only to delivery: exactly-once"));
+    assertThat(errors(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: exactly-once, "
+        + "transactionTimeout: 5m, properties: {transaction.timeout.ms: 300000}}}\n"))).containsExactly(
+            new SpecError("/sinks/k/properties/transaction.timeout.ms", "set the transaction timeout once, with "
+                + "transactionTimeout"));
+    assertThat(errors(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: exactly-once, "
+        + "transactionalIdPrefix: orders, transactionTimeout: 5m}}\n"))).isEmpty();
+  }
+
+  @Test
+  void kafkaSinkDeliveryAndTimeoutShapes() {
+    assertThat(errors(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: twice}}\n")))
+        .containsExactly(
+            new SpecError("/sinks/k/delivery", "'twice' is not one of: at-least-once, exactly-once, upsert"));
+    assertThat(errors(job("sinks: {k: {input: src, type: kafka, bootstrapServers: b, topic: t, delivery: exactly-once, "
+        + "transactionTimeout: soon}}\n"))).singleElement()
+        .satisfies(e -> assertThat(e.pointer()).isEqualTo("/sinks/k/transactionTimeout"));
+  }
+
+  @Test
   void reportsShapeAndSemanticErrorsTogether() {
     assertThatThrownBy(() -> JobSpecs.parse("""
         name: Bad_Name

@@ -48,7 +48,8 @@ public final class ConnectorRules {
     Map<String, List<PropertyRule>> m = new LinkedHashMap<>();
     m.put("file", List.of(required("path", STRING)));
     m.put("kafka", List.of(required("bootstrapServers", STRING), required("topic", STRING),
-        optional("keyFields", STRING_LIST), oneOf("delivery", "at-least-once", "exactly-once"),
+        optional("keyFields", STRING_LIST), oneOf("delivery", "at-least-once", "exactly-once", "upsert"),
+        optional("transactionalIdPrefix", STRING), optional("transactionTimeout", POSITIVE_DURATION),
         optional("properties", STRING_MAP)));
     m.put("stdout", List.of());
     m.put("blackhole", List.of());

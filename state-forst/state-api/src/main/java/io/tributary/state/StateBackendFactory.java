@@ -1,5 +1,7 @@
 package io.tributary.state;
 
+import java.util.List;
+
 /**
  * Creates keyed state backends; one factory per backend kind ({@code heap}, {@code forst}), chosen
  * by the job spec's {@code state.backend} or the process configuration.
@@ -26,7 +28,57 @@ public interface StateBackendFactory {
    * @throws UnsupportedOperationException if this backend cannot restore
    */
   default KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
-      java.util.List<StateSnapshot> snapshots) {
+      List<StateSnapshot> snapshots) {
     throw new UnsupportedOperationException(name() + " state cannot be restored");
+  }
+
+  /**
+   * Counts {@code snapshot} as retained: until it is {@linkplain #release released}, no object it
+   * references is deleted, whatever other snapshots are released (snapshots may share objects).
+   *
+   * <p>Call it for every snapshot this factory did not produce that is still retained: after a
+   * process restart, for each checkpoint and savepoint loaded from metadata, <em>before</em>
+   * releasing any snapshot of the same operator and before restoring from it. Snapshots produced
+   * by {@link KeyedStateBackend#snapshot} of this factory's backends need no call: they are
+   * retained once their future completes (one whose future fails is never retained, and what it
+   * wrote is deleted).
+   *
+   * <p>A snapshot is identified by {@code (jobName, operatorId, snapshot.checkpointId(),
+   * snapshot.range())}: the subtasks of one operator write snapshots of one checkpoint with
+   * different ranges. Idempotent: retaining a snapshot that is retained already (by an earlier
+   * call, or because this factory produced it) counts it once, and one {@link #release} ends its
+   * retention. Retaining a snapshot again after releasing it is not supported: its objects may be
+   * gone.
+   *
+   * <p>The default does nothing, for backends that never delete objects.
+   *
+   * @throws IllegalArgumentException if {@code snapshot} was written by another backend kind
+   * @throws RuntimeException if the backend must read the snapshot's objects to know what it
+   *     references and cannot; nothing is retained then, and the call may be repeated
+   */
+  default void retain(String jobName, String operatorId, StateSnapshot snapshot) {}
+
+  /**
+   * Ends the retention of {@code snapshot} (a subsumed checkpoint, a deleted savepoint) and deletes
+   * from the object store every object that it referenced and that no snapshot this factory still
+   * retains references. Objects this factory does not count (never referenced by a snapshot it
+   * produced or {@linkplain #retain retained}) are never deleted.
+   *
+   * <p>Idempotent: releasing a snapshot that is not retained (never retained, released already, or
+   * written by another backend kind) releases nothing; the only objects such a call deletes are
+   * unreferenced ones whose deletion failed earlier. Deletions that fail are not thrown: they are
+   * logged and retried by later calls.
+   *
+   * <p>Restore is lazy: a backend restored from {@code snapshot} may read its objects until that
+   * backend's next snapshot completes. Release a snapshot only once every backend restored from it
+   * has completed a later snapshot (as subsumption by a completed checkpoint guarantees) or is
+   * closed.
+   *
+   * <p>The default deletes nothing.
+   *
+   * @return the names of the objects this call deleted
+   */
+  default List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+    return List.of();
   }
 }

@@ -29,8 +29,8 @@ import java.util.Locale;
  *       (earliest|latest, default earliest), {@code groupId}, {@code properties}.
  *   <li>{@code file} sink: {@code path} (a directory). {@code kafka} sink: {@code
  *       bootstrapServers}, {@code topic}, {@code keyFields}, {@code properties}, {@code delivery}
- *       (at-least-once|exactly-once, default at-least-once), {@code transactionalIdPrefix}
- *       (exactly-once only; default {@code tributary-<sink id>}). {@code stdout} and {@code
+ *       (at-least-once|exactly-once|upsert, default at-least-once), {@code transactionalIdPrefix}
+ *       and {@code transactionTimeout} (exactly-once only; see {@link KafkaSink}). {@code stdout} and {@code
  *       blackhole} sinks take none.
  * </ul>
  */
@@ -62,9 +62,7 @@ public final class Connectors {
     requireJson(plan.format(), p);
     return switch (type) {
       case "file" -> new FileSink(plan.id(), Path.of(p.allowOnly("path").string("path")));
-      case "kafka" -> kafkaSink(plan.id(),
-          p.allowOnly("bootstrapServers", "topic", "keyFields", "properties", "delivery",
-              "transactionalIdPrefix"));
+      case "kafka" -> KafkaSink.fromProperties(plan.id(), p);
       case "stdout" -> {
         p.allowOnly();
         yield new StdoutSink();
@@ -95,18 +93,6 @@ public final class Connectors {
     return new KafkaSource(id, p.string("bootstrapServers"), p.string("topic"),
         p.choice("startFrom", "earliest", "earliest", "latest"), p.string("groupId", null),
         p.stringMap("properties"));
-  }
-
-  private static KafkaSink kafkaSink(String id, ConnectorProperties p) {
-    boolean exactlyOnce = p.choice("delivery", "at-least-once", "at-least-once", "exactly-once")
-        .equals("exactly-once");
-    if (!exactlyOnce && p.has("transactionalIdPrefix")) {
-      throw p.error("property 'transactionalIdPrefix' needs delivery: exactly-once");
-    }
-    return new KafkaSink(id, p.string("bootstrapServers"), p.string("topic"), p.stringList("keyFields"),
-        p.stringMap("properties"),
-        exactlyOnce ? KafkaSink.Delivery.EXACTLY_ONCE : KafkaSink.Delivery.AT_LEAST_ONCE,
-        p.string("transactionalIdPrefix", null));
   }
 
   private static void requireJson(String format, ConnectorProperties p) {

@@ -68,7 +68,7 @@ class ConnectorsTest {
     expectError(() -> Connectors.sink(sink("kafka", Map.of("bootstrapServers", "h:1", "topic", "t",
         "keyFields", 3L))), "'keyFields' must be a list");
     expectError(() -> Connectors.sink(sink("kafka", Map.of("bootstrapServers", "h:1", "topic", "t",
-        "delivery", "exactly-twice"))), "'delivery' must be one of [at-least-once, exactly-once]");
+        "delivery", "exactly-twice"))), "'delivery' must be one of [at-least-once, exactly-once, upsert]");
     expectError(() -> Connectors.sink(sink("kafka", Map.of("bootstrapServers", "h:1", "topic", "t",
         "transactionalIdPrefix", "x"))), "'transactionalIdPrefix' needs delivery: exactly-once");
     expectError(() -> Connectors.sink(new SinkPlan("snk", "file", "csv", Map.of("path", "x"))),

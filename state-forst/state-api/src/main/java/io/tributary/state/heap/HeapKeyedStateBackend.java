@@ -43,8 +43,8 @@ import java.util.function.Supplier;
  * that group becomes current, and a state's entries in it are decoded when the operator asks for
  * the state (the codecs are known only then); until then they stay serialized, and a snapshot
  * writes them back unchanged. A key group never accessed since the restore is not fetched at all:
- * a snapshot refers to the object it was restored from (C6), so that object must be kept as long
- * as a snapshot referring to it is retained.
+ * a snapshot refers to the object it was restored from (C6), and the factory keeps that object as
+ * long as a retained snapshot refers to it (see {@link HeapStateBackendFactory#release}).
  */
 public final class HeapKeyedStateBackend implements KeyedStateBackend {
   private final KeyGroupRange range;
@@ -212,8 +212,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
    * {@inheritDoc}
    *
    * <p>The snapshot lists one object per key group with state; key groups never accessed since a
-   * restore keep the object they were restored from. If the future fails, nothing it wrote is
-   * referenced anywhere.
+   * restore keep the object they were restored from. Once the future completes, the snapshot is
+   * retained by the factory (see {@link HeapStateBackendFactory#release}); if it fails, what it
+   * wrote is deleted again.
    *
    * @throws UnsupportedOperationException when the backend was not made by a factory with an
    *     object store
@@ -266,17 +267,23 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     return sections;
   }
 
-  /** The asynchronous half of a snapshot: touches nothing of the backend. */
+  /**
+   * The asynchronous half of a snapshot: touches nothing of the backend. The snapshot's objects are
+   * counted as retained before anything is written, so no release deletes them meanwhile; if the
+   * snapshot fails, that retention ends and what it wrote is deleted.
+   */
   private static StateSnapshot upload(HeapStorage storage, long checkpointId, KeyGroupRange range,
       Map<Integer, byte[]> serialized, Map<Integer, String> kept) {
     Map<Integer, String> objects = new TreeMap<>(kept);
+    serialized.keySet().forEach(group -> objects.put(group, storage.objectName(checkpointId, group)));
+    RetainedObjects.SnapshotId id = storage.snapshotId(checkpointId, range);
+    storage.retained().register(id, objects.values());
     long uploaded = 0;
     long total = 0;
+    boolean written = false;
     try {
       for (Map.Entry<Integer, byte[]> e : serialized.entrySet()) {
-        String name = storage.objectName(checkpointId, e.getKey());
-        storage.store().put(name, e.getValue());
-        objects.put(e.getKey(), name);
+        storage.store().put(objects.get(e.getKey()), e.getValue());
         uploaded += e.getValue().length;
       }
       total = uploaded;
@@ -287,9 +294,14 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         }
         total += size;
       }
+      written = true;
     } catch (IOException e) {
       throw new UncheckedIOException("heap state snapshot " + checkpointId + " of " + storage.job() + "/"
           + storage.operator() + " failed", e);
+    } finally {
+      if (!written) {
+        storage.retained().release(id);
+      }
     }
     return new StateSnapshot(HeapStateBackendFactory.NAME, checkpointId, range, objects, total, uploaded);
   }

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -25,6 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: each key group of
  * the requested range comes from the newest snapshot whose range covers it, and is empty when that
  * snapshot has no object for it. Nothing is fetched until a key group is first accessed.
+ *
+ * <p>Retention (contract C8): the factory counts, per object, the retained snapshots that reference
+ * it — those its backends produced and those {@linkplain #retain retained} — and
+ * {@linkplain #release deletes} an object when the last of them is released.
  */
 public final class HeapStateBackendFactory implements StateBackendFactory, AutoCloseable {
   public static final String NAME = "heap";
@@ -32,17 +37,20 @@ public final class HeapStateBackendFactory implements StateBackendFactory, AutoC
 
   private final ObjectStore store;
   private final ExecutorService uploads;
+  private final RetainedObjects retained;
 
-  /** A factory whose backends can neither snapshot nor be restored. */
+  /** A factory whose backends can neither snapshot nor be restored; retain and release do nothing. */
   public HeapStateBackendFactory() {
     this.store = null;
     this.uploads = null;
+    this.retained = null;
   }
 
   /** A factory whose backends snapshot into {@code store} and restore from it. */
   public HeapStateBackendFactory(ObjectStore store) {
     this.store = Objects.requireNonNull(store, "store");
     this.uploads = Executors.newFixedThreadPool(UPLOAD_THREADS, uploadThreads());
+    this.retained = new RetainedObjects(store);
   }
 
   @Override
@@ -79,10 +87,7 @@ public final class HeapStateBackendFactory implements StateBackendFactory, AutoC
   static Map<Integer, String> objectsToRestore(KeyGroupRange range, List<StateSnapshot> snapshots) {
     Map<Integer, StateSnapshot> newest = new HashMap<>();
     for (StateSnapshot s : snapshots) {
-      if (!NAME.equals(s.backend())) {
-        throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
-            + s.backend() + "' backend and cannot be restored by '" + NAME + "'");
-      }
+      checkBackend(s, "restored");
       for (int g = Math.max(range.start(), s.range().start()); g < Math.min(range.end(), s.range().end()); g++) {
         StateSnapshot previous = newest.get(g);
         if (previous != null && previous.checkpointId() == s.checkpointId()) {
@@ -104,8 +109,48 @@ public final class HeapStateBackendFactory implements StateBackendFactory, AutoC
     return objects;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads nothing: a heap snapshot references exactly the objects of its manifests. Does nothing
+   * when this factory has no object store.
+   */
+  @Override
+  public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
+    checkBackend(snapshot, "retained");
+    if (retained != null) {
+      retained.register(id(jobName, operatorId, snapshot), snapshot.manifests().values());
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Deletes nothing when this factory has no object store.
+   */
+  @Override
+  public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+    return retained == null ? List.of() : retained.release(id(jobName, operatorId, snapshot));
+  }
+
+  /** Unreferenced objects whose deletion failed and will be retried by the next release. */
+  Set<String> pendingDeletes() {
+    return retained == null ? Set.of() : retained.pendingDeletes();
+  }
+
+  private static RetainedObjects.SnapshotId id(String jobName, String operatorId, StateSnapshot s) {
+    return new RetainedObjects.SnapshotId(jobName, operatorId, s.checkpointId(), s.range());
+  }
+
+  private static void checkBackend(StateSnapshot s, String what) {
+    if (!NAME.equals(s.backend())) {
+      throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
+          + s.backend() + "' backend and cannot be " + what + " by '" + NAME + "'");
+    }
+  }
+
   private HeapStorage storage(String jobName, String operatorId) {
-    return store == null ? null : new HeapStorage(store, uploads, jobName, operatorId);
+    return store == null ? null : new HeapStorage(store, uploads, retained, jobName, operatorId);
   }
 
   /** Stops the upload threads once the uploads already started are done; later snapshots fail. */

@@ -3,67 +3,75 @@ package io.tributary.connect.kafka;
 import io.tributary.connect.ConnectorException;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SinkWriter;
+import io.tributary.connect.internal.ConnectorProperties;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListTransactionsOptions;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A sink writing each record as a JSON object to a Kafka topic. The message key is the JSON object
- * of {@code keyFields} (null when none are given, so Kafka spreads messages).
+ * of {@code keyFields}, in their order (null when none are given, so Kafka spreads messages).
  *
  * <p><b>At-least-once</b> (the default): every subtask has an idempotent producer with {@code
  * acks=all}; {@link SinkWriter#commit()} and {@link SinkWriter#preCommit} flush it and fail if any
- * send failed.
+ * send failed. After a restore, what was written since the restored checkpoint is written again.
  *
- * <p><b>Exactly-once</b> (contract C10): every subtask writes into Kafka transactions with
- * transactional ids {@code <transactionalIdPrefix>-<subtask>-<attempt>-<slot>} (a slot is one
- * producer of a small per-writer pool; usually slots 0 and 1). {@link SinkWriter#preCommit} flushes
- * the open transaction and returns a committable naming it; {@link #commit} commits it. Readers
- * with {@code isolation.level=read_committed} see records only once committed.
+ * <p><b>Upsert</b>: at-least-once writing with a key on every message ({@code keyFields} are
+ * required), so a replayed result overwrites the earlier copy of itself: a compacted topic, or a
+ * consumer keeping the last value per key, sees each result once (create the topic with {@code
+ * cleanup.policy=compact} to have Kafka keep only the last value). The key fields must identify a
+ * result (for a window aggregate: its {@code keyBy} fields plus {@code window_start} and {@code
+ * window_end}) and the results must be deterministic; the same key always lands in the same
+ * partition while the topic's partition count stays the same.
  *
- * <p><b>Limitation.</b> The Kafka 4.3.1 client has no public two-phase-commit API (its {@code
- * KafkaProducer} lacks {@code prepareTransaction}, {@code initTransactions(boolean)} and {@code
- * completeTransaction}; only the config key and {@code PreparedTxnState} are there), and a new
- * producer of a transactional id always aborts what is open under it. So a pre-committed
- * transaction can be committed only by the producer that wrote it, which this sink object keeps
- * alive (even after its writer closes) until the transaction is committed or aborted. Consequence:
- * {@link #commit} and {@link #recover} must be called on the same {@code KafkaSink} object, in the
- * same process, as the writers. If that process died after a checkpoint completed but before
- * {@link #commit} reached it, the checkpoint's still-open transactions cannot be committed any more:
- * {@link #recover} aborts them and fails with a {@link ConnectorException} naming them (those
- * records are lost, not duplicated). Transactions also must not outlive {@code transaction.timeout.ms}
- * (default here 15 minutes, the broker's default maximum) between pre-commit and commit.
+ * <p><b>Exactly-once</b> (contract C10): records go into Kafka transactions; readers with {@code
+ * isolation.level=read_committed} see them only once committed. {@link SinkWriter#preCommit}
+ * flushes the open transaction and returns a {@link KafkaCommittable} (transactional id, producer id,
+ * epoch and start time as the coordinator reports them), and {@link #commit} commits it: through the
+ * writer's producer when it lives in this object, else, in a new process or a fresh {@code
+ * KafkaSink}, through a new producer that takes the transaction over ({@link ProducerInternals}, the
+ * technique of Apache Flink's Kafka sink; Kafka 4.3.1 has no public API for it). Committing a
+ * transaction that is no longer open does nothing, so commit and recover are idempotent. In normal
+ * operation call {@link #commit} on the object whose writers pre-committed: that returns their
+ * producers to their pools, while a commit through another object leaves them parked for good.
+ *
+ * <p><b>Transactional ids.</b> {@code <transactionalIdPrefix>-<subtask>-<attempt>-<slot>}: one
+ * family per sink subtask and attempt ({@link #open(int, int, long)}), so no two attempts share an
+ * id; the slot numbers a small per-writer pool of producers (usually 0 and 1: one writing while the
+ * other's pre-committed transaction waits for its commit). The prefix (default {@code
+ * tributary-<sink id>}) must be unique among all jobs and sinks writing to the cluster, since
+ * recovery aborts every open transaction under it that an earlier attempt left.
+ *
+ * <p><b>Timeout.</b> A transaction must be committed within {@code transaction.timeout.ms} of its
+ * first record, or the coordinator aborts it and its records are lost (logged as an error when
+ * recovery finds it). Set it with {@code transactionTimeout} (default 15 minutes, the broker's
+ * default {@code transaction.max.timeout.ms}, which caps it) larger than the checkpoint interval
+ * plus the longest expected recovery.
  */
 public final class KafkaSink implements SinkConnector {
   /** Delivery guarantee of a Kafka sink. */
   public enum Delivery {
     AT_LEAST_ONCE,
-    EXACTLY_ONCE
+    EXACTLY_ONCE,
+    UPSERT;
+
+    /** {@code at-least-once}, {@code exactly-once} or {@code upsert}, as specs write it. */
+    public String specName() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
   }
 
-  /** A transaction's producer id and epoch while it is open. */
-  record OpenTransaction(long producerId, int epoch) {}
-
-  private static final long ADMIN_TIMEOUT_MS = 30_000;
-  private static final String DEFAULT_TRANSACTION_TIMEOUT_MS = "900000";
+  /** The default {@code transaction.timeout.ms}: 15 minutes, the broker's default maximum. */
+  public static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 15 * 60_000;
 
   private final String sinkId;
   private final String topic;
@@ -72,9 +80,9 @@ public final class KafkaSink implements SinkConnector {
   private final Delivery delivery;
   private final String transactionalIdPrefix;
   private final Pattern transactionalIdPattern;
+  private final KafkaTransactions transactions;
   /** Every live transactional producer of this sink's writers, by transactional id. */
   private final Map<String, KafkaTransactionalSinkWriter> writers = new ConcurrentHashMap<>();
-  private Admin admin;
 
   /**
    * An at-least-once sink.
@@ -87,13 +95,20 @@ public final class KafkaSink implements SinkConnector {
   }
 
   /**
-   * @param extra further producer properties; they override the defaults
+   * @param keyFields required (non-empty) for {@link Delivery#UPSERT}
+   * @param extra further producer properties; they override the defaults (for exactly-once,
+   *     {@code transaction.timeout.ms} is {@link #DEFAULT_TRANSACTION_TIMEOUT_MS} unless given here)
    * @param transactionalIdPrefix for exactly-once: unique among all jobs and sinks writing to the
    *     cluster (recovery aborts open transactions of earlier attempts under it); null for {@code
    *     tributary-<sinkId>}
+   * @throws ConnectorException if upsert has no key fields
    */
   public KafkaSink(String sinkId, String bootstrapServers, String topic, List<String> keyFields,
       Map<String, String> extra, Delivery delivery, String transactionalIdPrefix) {
+    if (delivery == Delivery.UPSERT && keyFields.isEmpty()) {
+      throw new ConnectorException("kafka sink '" + sinkId + "': delivery: upsert needs keyFields, the fields "
+          + "that identify a result (they become the message key)");
+    }
     this.sinkId = sinkId;
     this.topic = topic;
     this.keyFields = List.copyOf(keyFields);
@@ -109,10 +124,51 @@ public final class KafkaSink implements SinkConnector {
     c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     c.put(ProducerConfig.LINGER_MS_CONFIG, "5");
     if (delivery == Delivery.EXACTLY_ONCE) {
-      c.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, DEFAULT_TRANSACTION_TIMEOUT_MS);
+      c.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(DEFAULT_TRANSACTION_TIMEOUT_MS));
     }
     c.putAll(extra);
     this.producerConfig = Map.copyOf(c);
+    this.transactions = new KafkaTransactions(sinkId, topic, producerConfig);
+  }
+
+  /**
+   * The sink a spec's {@code kafka} sink properties describe: {@code bootstrapServers}, {@code
+   * topic}, {@code keyFields}, {@code properties} (producer settings), {@code delivery}
+   * ({@code at-least-once} (default), {@code exactly-once} or {@code upsert}), and for exactly-once
+   * only {@code transactionalIdPrefix} (default {@code tributary-<sink id>}) and {@code
+   * transactionTimeout} (a duration, default 15m; becomes {@code transaction.timeout.ms}).
+   *
+   * @throws ConnectorException naming the property to fix
+   */
+  public static KafkaSink fromProperties(String sinkId, ConnectorProperties p) {
+    p.allowOnly("bootstrapServers", "topic", "keyFields", "properties", "delivery", "transactionalIdPrefix",
+        "transactionTimeout");
+    String name = p.choice("delivery", Delivery.AT_LEAST_ONCE.specName(), Delivery.AT_LEAST_ONCE.specName(),
+        Delivery.EXACTLY_ONCE.specName(), Delivery.UPSERT.specName());
+    Delivery delivery = Delivery.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+    for (String onlyExactlyOnce : List.of("transactionalIdPrefix", "transactionTimeout")) {
+      if (delivery != Delivery.EXACTLY_ONCE && p.has(onlyExactlyOnce)) {
+        throw p.error("property '" + onlyExactlyOnce + "' needs delivery: exactly-once");
+      }
+    }
+    List<String> keyFields = p.stringList("keyFields");
+    if (delivery == Delivery.UPSERT && keyFields.isEmpty()) {
+      throw p.error("delivery: upsert needs property 'keyFields', the fields that identify a result");
+    }
+    Map<String, String> extra = new HashMap<>(p.stringMap("properties"));
+    if (p.has("transactionTimeout")) {
+      if (extra.containsKey(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)) {
+        throw p.error("set the transaction timeout with 'transactionTimeout' or with 'properties."
+            + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + "', not both");
+      }
+      long timeout = p.millis("transactionTimeout", 0);
+      if (timeout <= 0) {
+        throw p.error("property 'transactionTimeout' must be a positive duration such as 15m");
+      }
+      extra.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout));
+    }
+    return new KafkaSink(sinkId, p.string("bootstrapServers"), p.string("topic"), keyFields, extra, delivery,
+        p.string("transactionalIdPrefix", null));
   }
 
   @Override
@@ -132,30 +188,27 @@ public final class KafkaSink implements SinkConnector {
   }
 
   /**
-   * Commits the pre-committed transactions {@code committables} name (and, per writer, every earlier
-   * one). Idempotent: a transaction committed already is skipped.
+   * Commits the pre-committed transactions {@code committables} name (and, per writer of this
+   * object, every earlier one), in checkpoint order. A transaction whose producer is not in this
+   * object (another process wrote it) is committed by a producer that takes it over. Idempotent: a
+   * transaction no longer open is skipped.
    *
-   * @throws ConnectorException if one is still open but its producer is not in this object (see the
-   *     limitation above)
+   * @throws ConnectorException if a commit failed (retrying may help)
    */
   @Override
   public void commit(List<String> committables) {
-    List<KafkaCommittable> unreachable = commitAll(parse(committables));
-    if (!unreachable.isEmpty()) {
-      throw new ConnectorException("kafka sink '" + sinkId + "': cannot commit " + describe(unreachable)
-          + ": their producers are gone and the Kafka client cannot commit another producer's transaction");
-    }
+    commitAll(parse(committables));
   }
 
   /**
-   * Commits {@code committables}, aborts this sink's other pre-committed transactions, and aborts
-   * every transaction still open under the transactional id prefix that an attempt before {@code
-   * attempt} left (found with {@code Admin.listTransactions}, so any earlier parallelism is covered,
-   * not only up to {@code maxPreviousParallelism}): a producer initialising transactions on that id
-   * fences the old one and waits until the abort is done.
-   *
-   * @throws ConnectorException after aborting everything, if some of {@code committables} could not
-   *     be committed because their producers are gone (see the limitation above)
+   * Commits {@code committables} (those of the restored checkpoint, possibly written by a process
+   * that is gone), aborts this object's other pre-committed transactions, then aborts every
+   * transaction still open under the transactional id prefix that an attempt before {@code attempt}
+   * left: pre-committed ones not among {@code committables}, and ones never pre-committed. They are
+   * found with {@code Admin.listTransactions}, so every earlier parallelism (not only up to {@code
+   * maxPreviousParallelism}) and pool slot is covered; a producer initialising transactions on each
+   * such id fences the old producers and waits until the abort is done. Afterwards no transaction of
+   * an earlier attempt holds back {@code read_committed} consumers. Idempotent.
    */
   @Override
   public void recover(List<String> committables, int maxPreviousParallelism, long attempt) {
@@ -163,32 +216,26 @@ public final class KafkaSink implements SinkConnector {
       return;
     }
     List<KafkaCommittable> restored = parse(committables);
-    List<KafkaCommittable> unreachable = commitAll(restored);
+    commitAll(restored);
     for (KafkaTransactionalSinkWriter w : Set.copyOf(writers.values())) {
       w.abortPending(restored);
     }
-    for (String id : openTransactionalIds()) {
+    for (String id : transactions.openTransactionalIds(id -> transactionalIdPattern.matcher(id).matches())) {
       Matcher m = transactionalIdPattern.matcher(id);
       if (m.matches() && Long.parseLong(m.group(2)) < attempt) {
-        fence(id);
+        transactions.fence(id);
       }
-    }
-    if (!unreachable.isEmpty()) {
-      throw new ConnectorException("kafka sink '" + sinkId + "': " + describe(unreachable)
-          + " were pre-committed by a process that is gone and the Kafka client cannot commit another "
-          + "producer's transaction; they were aborted, so the records they held are missing from topic '"
-          + topic + "'");
     }
   }
 
+  /** The settings every producer of this sink starts from. */
+  Map<String, Object> producerConfig() {
+    return producerConfig;
+  }
+
   /** The open transaction of {@code transactionalId}, as its coordinator reports it. */
-  OpenTransaction describeOpen(String transactionalId) {
-    TransactionDescription d = describeTransaction(transactionalId);
-    if (d == null || d.state() != TransactionState.ONGOING) {
-      throw new ConnectorException("kafka sink '" + sinkId + "': transaction " + transactionalId
-          + " is " + (d == null ? "unknown" : d.state()) + ", expected it open");
-    }
-    return new OpenTransaction(d.producerId(), d.producerEpoch());
+  KafkaCommittable describeOpen(String transactionalId, long checkpointId) {
+    return transactions.describeOpen(transactionalId, checkpointId);
   }
 
   void register(String transactionalId, KafkaTransactionalSinkWriter writer) {
@@ -199,82 +246,18 @@ public final class KafkaSink implements SinkConnector {
     writers.remove(transactionalId);
   }
 
-  /** Commits what it can; returns the committables still open on the broker but not committable here. */
-  private List<KafkaCommittable> commitAll(List<KafkaCommittable> committables) {
-    List<KafkaCommittable> unreachable = new ArrayList<>();
+  private void commitAll(List<KafkaCommittable> committables) {
     List<KafkaCommittable> sorted = new ArrayList<>(committables);
     sorted.sort(Comparator.comparingLong(KafkaCommittable::checkpointId));
     for (KafkaCommittable c : sorted) {
       KafkaTransactionalSinkWriter w = writers.get(c.transactionalId());
-      if (w != null && w.commitThrough(c)) {
-        continue;
+      if (w != null) {
+        // Its producer lives here and owns the id: it commits c now, or did so (or aborted it) before.
+        w.commitThrough(c);
+      } else {
+        transactions.commitAsNewOwner(c);
       }
-      if (w == null) {
-        TransactionDescription d = describeTransaction(c.transactionalId());
-        if (d != null && d.state() == TransactionState.ONGOING && d.producerId() == c.producerId()
-            && d.producerEpoch() == c.epoch()) {
-          unreachable.add(c);
-        }
-      }
-      // Else committed already: by its writer, or by an earlier commit of the same committable.
     }
-    return unreachable;
-  }
-
-  private List<String> openTransactionalIds() {
-    try {
-      return admin().listTransactions(new ListTransactionsOptions().filterStates(List.of(
-              TransactionState.ONGOING, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_COMMIT)))
-          .all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).stream()
-          .map(TransactionListing::transactionalId)
-          .filter(id -> transactionalIdPattern.matcher(id).matches())
-          .sorted()
-          .toList();
-    } catch (ExecutionException | TimeoutException e) {
-      throw adminFailure("listing open transactions", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ConnectorException("kafka sink '" + sinkId + "': interrupted", e);
-    }
-  }
-
-  /** Fences {@code transactionalId}'s producers and aborts its open transaction. */
-  private void fence(String transactionalId) {
-    new TransactionalProducer(sinkId, topic, transactionalId, producerConfig).close();
-  }
-
-  /** Null when the coordinator does not know {@code transactionalId} (never used, or expired). */
-  private TransactionDescription describeTransaction(String transactionalId) {
-    try {
-      return admin().describeTransactions(List.of(transactionalId)).description(transactionalId)
-          .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof TransactionalIdNotFoundException) {
-        return null;
-      }
-      throw adminFailure("describing transaction " + transactionalId, e);
-    } catch (TimeoutException e) {
-      throw adminFailure("describing transaction " + transactionalId, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ConnectorException("kafka sink '" + sinkId + "': interrupted", e);
-    }
-  }
-
-  /** Lazily created and never closed: a sink has no end of life in the connector SPI. */
-  private synchronized Admin admin() {
-    if (admin == null) {
-      Map<String, Object> c = new HashMap<>(producerConfig);
-      c.keySet().retainAll(AdminClientConfig.configNames());
-      c.put(AdminClientConfig.CLIENT_ID_CONFIG, "tributary-" + transactionalIdPrefix + "-admin");
-      admin = Admin.create(c);
-    }
-    return admin;
-  }
-
-  private ConnectorException adminFailure(String what, Exception e) {
-    Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-    return new ConnectorException("kafka sink '" + sinkId + "': " + what + " failed: " + cause.getMessage(), cause);
   }
 
   private List<KafkaCommittable> parse(List<String> committables) {
@@ -285,11 +268,5 @@ public final class KafkaSink implements SinkConnector {
       }
     }
     return parsed;
-  }
-
-  private static String describe(List<KafkaCommittable> cs) {
-    return "transactions " + cs.stream()
-        .map(c -> c.transactionalId() + " (checkpoint " + c.checkpointId() + ")")
-        .toList();
   }
 }

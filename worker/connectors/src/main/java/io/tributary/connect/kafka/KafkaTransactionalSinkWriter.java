@@ -12,11 +12,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * One subtask's exactly-once writer of a {@link KafkaSink}. Records go into a Kafka transaction;
- * {@link #preCommit} flushes it and parks it, still open, until {@link KafkaSink#commit} commits it
- * through this writer's producer (Kafka's client offers no public way to commit a transaction from
- * another producer). Later records go into a transaction of another producer of a small pool, whose
- * transactional ids are {@code <idBase>-<slot>} with {@code idBase = <prefix>-<subtask>-<attempt>}; a
- * producer returns to the pool when its transaction is committed.
+ * {@link #preCommit} flushes it and parks it, still open, until {@link KafkaSink#commit} commits it:
+ * through this writer's producer while the writer's sink object lives, or, after a crash, through a
+ * producer another process creates from the committable (see {@link KafkaTransactions}). Later
+ * records go into a transaction of another producer of a small pool, whose transactional ids are
+ * {@code <idBase>-<slot>} with {@code idBase = <prefix>-<subtask>-<attempt>}; a producer returns to
+ * the pool when its transaction is committed (or aborted by {@link #abortPending}).
  *
  * <p>Threads: write, preCommit, commit and close on the task thread; {@link #commitThrough} and
  * {@link #abortPending} on any thread.
@@ -61,25 +62,22 @@ final class KafkaTransactionalSinkWriter implements SinkWriter {
   }
 
   /**
-   * Flushes the open transaction and parks it for {@link KafkaSink#commit}. When nothing was written
-   * since the last pre-commit but earlier pre-commits still wait, returns a committable naming the
-   * latest of them (committing it commits all of them); null when nothing waits.
+   * Flushes the open transaction and parks it for {@link KafkaSink#commit}; returns the {@link
+   * KafkaCommittable} naming it, with producer id, epoch and start time as the coordinator reports
+   * them, so that another process can commit it too. When nothing was written since the last
+   * pre-commit but earlier pre-commits still wait, returns a committable naming the latest of them
+   * (committing it commits all of them); null when nothing waits.
    */
   @Override
   public String preCommit(long checkpointId) {
     if (current == null) {
       synchronized (this) {
         Pending last = pending.peekLast();
-        if (last == null) {
-          return null;
-        }
-        KafkaCommittable c = last.committable();
-        return new KafkaCommittable(c.transactionalId(), c.producerId(), c.epoch(), checkpointId).toJson();
+        return last == null ? null : last.committable().forCheckpoint(checkpointId).toJson();
       }
     }
     current.flush();
-    KafkaSink.OpenTransaction open = sink.describeOpen(current.transactionalId());
-    KafkaCommittable c = new KafkaCommittable(current.transactionalId(), open.producerId(), open.epoch(), checkpointId);
+    KafkaCommittable c = sink.describeOpen(current.transactionalId(), checkpointId);
     synchronized (this) {
       pending.addLast(new Pending(current, c));
     }
@@ -112,13 +110,13 @@ final class KafkaTransactionalSinkWriter implements SinkWriter {
    * @return false if {@code c} is not parked here (committed or aborted already)
    */
   synchronized boolean commitThrough(KafkaCommittable c) {
-    boolean parked = pending.stream().anyMatch(p -> sameTransaction(p.committable(), c));
+    boolean parked = pending.stream().anyMatch(p -> p.committable().sameTransaction(c));
     if (!parked) {
       return false;
     }
     boolean done = false;
     while (!done) {
-      done = sameTransaction(pending.peekFirst().committable(), c);
+      done = pending.peekFirst().committable().sameTransaction(c);
       commitFirstPending();
     }
     return true;
@@ -128,7 +126,7 @@ final class KafkaTransactionalSinkWriter implements SinkWriter {
   synchronized void abortPending(List<KafkaCommittable> keep) {
     for (var it = pending.iterator(); it.hasNext(); ) {
       Pending p = it.next();
-      if (keep.stream().noneMatch(k -> sameTransaction(k, p.committable()))) {
+      if (keep.stream().noneMatch(k -> k.sameTransaction(p.committable()))) {
         it.remove();
         p.producer().abortQuietly();
         release(p.producer());
@@ -138,8 +136,9 @@ final class KafkaTransactionalSinkWriter implements SinkWriter {
 
   /**
    * Aborts the open transaction and closes the idle producers. Parked transactions stay open (and
-   * their producers alive) so that {@link KafkaSink#commit} or {@link KafkaSink#recover} of the same
-   * sink can still commit or abort them.
+   * their producers alive) so that {@link KafkaSink#commit} or {@link KafkaSink#recover} can still
+   * commit or abort them: through these producers on the same sink object, or through their
+   * committables from anywhere else.
    */
   @Override
   public void close() {
@@ -193,10 +192,5 @@ final class KafkaTransactionalSinkWriter implements SinkWriter {
     } else {
       idle.addFirst(p);
     }
-  }
-
-  private static boolean sameTransaction(KafkaCommittable a, KafkaCommittable b) {
-    return a.transactionalId().equals(b.transactionalId()) && a.producerId() == b.producerId()
-        && a.epoch() == b.epoch();
   }
 }

@@ -103,7 +103,10 @@ final class TransactionalProducer {
     }
   }
 
-  /** Closes without committing; an open transaction stays open until fenced or timed out. */
+  /**
+   * Closes without committing. The Kafka client aborts a transaction still open on a graceful close
+   * like this one; a process that dies leaves it open until fenced or timed out.
+   */
   void close() {
     producer.close(CLOSE_TIMEOUT);
   }

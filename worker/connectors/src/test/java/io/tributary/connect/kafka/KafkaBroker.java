@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +49,21 @@ public final class KafkaBroker implements AutoCloseable {
     this.bootstrapServers = bootstrapServers;
   }
 
-  /** Starts a broker and waits until it answers. */
+  /** Starts a broker with the feature levels of its version and waits until it answers. */
   public static KafkaBroker start() throws IOException {
+    return start(Map.of());
+  }
+
+  /**
+   * Starts a broker whose storage is formatted with {@code features} (for example {@code
+   * transaction.version} 1, the transaction protocol before KIP-890) and waits until it answers.
+   */
+  public static KafkaBroker start(Map<String, Short> features) throws IOException {
     Path dir = Files.createTempDirectory("tributary-kafka");
     int brokerPort = freePort();
     int controllerPort = freePort();
     Path config = writeConfig(dir, brokerPort, controllerPort);
-    format(config);
+    format(config, features);
     Process process = new ProcessBuilder(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC",
         "-cp", System.getProperty("java.class.path"), "kafka.Kafka", config.toString())
         .redirectErrorStream(true)
@@ -155,10 +164,12 @@ public final class KafkaBroker implements AutoCloseable {
     return config;
   }
 
-  private static void format(Path config) {
+  private static void format(Path config, Map<String, Short> features) {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
-    String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()};
-    int code = kafka.tools.StorageTool.execute(args, new PrintStream(output, true, StandardCharsets.UTF_8));
+    List<String> args = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+    features.forEach((name, level) -> args.addAll(List.of("--feature", name + "=" + level)));
+    int code = kafka.tools.StorageTool.execute(args.toArray(String[]::new),
+        new PrintStream(output, true, StandardCharsets.UTF_8));
     if (code != 0) {
       throw new IllegalStateException("formatting Kafka storage failed: " + output.toString(StandardCharsets.UTF_8));
     }

@@ -11,6 +11,7 @@ import io.tributary.connect.SinkWriter;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitReader;
+import io.tributary.connect.internal.ConnectorProperties;
 import io.tributary.connect.json.JsonRecords;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 
 class KafkaConnectorsIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
+  private static final Schema WINDOW_RESULT = Schema.of("auction", "window_start", "window_end", "bids");
   private static KafkaBroker kafka;
 
   @BeforeAll
@@ -222,6 +224,60 @@ class KafkaConnectorsIT {
           .hasMessageContaining("kafka sink 'out'")
           .hasMessageContaining("small");
     }
+  }
+
+  @Test
+  void upsertSinkKeysEveryResultSoAReplayOverwritesWhatItWroteBefore() throws Exception {
+    kafka.createTopic("upserts", 3);
+    SinkConnector sink = KafkaSink.fromProperties("totals", new ConnectorProperties("kafka sink 'totals'", Map.of(
+        "bootstrapServers", kafka.bootstrapServers(), "topic", "upserts", "delivery", "upsert",
+        "keyFields", List.of("auction", "window_start", "window_end"))));
+    // Attempt 0 at parallelism 2 emits the windows 0..5 of four auctions; the checkpoint covered windows
+    // 0..2 when it failed. Attempt 1 at parallelism 1 replays windows 3..5, then goes on to 6 and 7.
+    try (SinkWriter a = sink.open(0, 2, 0); SinkWriter b = sink.open(1, 2, 0)) {
+      for (int window = 0; window < 6; window++) {
+        for (int auction = 0; auction < 4; auction++) {
+          (auction % 2 == 0 ? a : b).write(windowResult(auction, window));
+        }
+      }
+      a.preCommit(1);
+      b.preCommit(1);
+    }
+    try (SinkWriter replay = sink.open(0, 1, 1)) {
+      for (int window = 3; window < 8; window++) {
+        for (int auction = 0; auction < 4; auction++) {
+          replay.write(windowResult(auction, window));
+        }
+      }
+      replay.commit();
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> read = consumeAll("upserts", 3, 4 * 6 + 4 * 5);
+    assertThat(read).as("the log holds the replayed results twice").hasSize(4 * 6 + 4 * 5);
+    Map<String, String> lastPerKey = new HashMap<>();
+    Map<String, Integer> partitionOfKey = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : read) {
+      String key = new String(r.key(), StandardCharsets.UTF_8);
+      Record value = JsonRecords.parse(r.value());
+      assertThat(key).isEqualTo("{\"auction\":" + value.get("auction") + ",\"window_start\":"
+          + value.get("window_start") + ",\"window_end\":" + value.get("window_end") + "}");
+      assertThat(partitionOfKey.putIfAbsent(key, r.partition())).as(key).isIn(null, r.partition());
+      lastPerKey.put(key, new String(r.value(), StandardCharsets.UTF_8));
+    }
+    List<String> expected = new ArrayList<>();
+    for (int window = 0; window < 8; window++) {
+      for (int auction = 0; auction < 4; auction++) {
+        expected.add(JsonRecords.toJson(windowResult(auction, window)));
+      }
+    }
+    assertThat(lastPerKey.values()).as("the last value per key: every result once")
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** A deterministic result of a one-minute window, as a replay produces it again. */
+  private static Record windowResult(long auction, long window) {
+    return new Record(WINDOW_RESULT, new Object[] {auction, window * 60_000, (window + 1) * 60_000,
+        auction * 100 + window}, Record.NO_TIMESTAMP);
   }
 
   private static CollectingOutput readUntil(SourceConnector source, SourceSplit split, int expected) {

@@ -1,9 +1,7 @@
 package io.tributary.connect.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.connect.ConnectorException;
 import io.tributary.connect.Connectors;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SinkWriter;
@@ -27,25 +25,54 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The exactly-once Kafka sink against a real broker, read back with {@code read_committed}. */
+/**
+ * The exactly-once Kafka sink against a real broker, read back with {@code read_committed}; once
+ * with each transaction protocol: version 2 (KIP-890, the default of Kafka 4 clusters: the epoch is
+ * bumped when a transaction ends) and version 1 (older clusters: a producer's transactions share
+ * one epoch).
+ */
+@ParameterizedClass(name = "transaction.version={0}")
+@ValueSource(shorts = {2, 1})
 class KafkaExactlyOnceIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final Schema SCHEMA = Schema.of("w", "n");
   private static KafkaBroker kafka;
 
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = KafkaBroker.start();
+  @Parameter
+  short transactionVersion;
+
+  @BeforeParameterizedClassInvocation
+  static void startKafka(short transactionVersion) throws Exception {
+    kafka = KafkaBroker.start(Map.of("transaction.version", transactionVersion));
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stopKafka() {
     if (kafka != null) {
       kafka.close();
+      kafka = null;
+    }
+  }
+
+  @Test
+  void producersUseTheTransactionProtocolUnderTest() {
+    try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.TRANSACTIONAL_ID_CONFIG, "protocol-probe",
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
+      p.initTransactions();
+      assertThat(ProducerInternals.transactionV2(p)).isEqualTo(transactionVersion == 2);
     }
   }
 
@@ -136,45 +163,102 @@ class KafkaExactlyOnceIT {
   }
 
   @Test
-  void recoveryInAnotherProcessAbortsWhatTheDeadOneLeftOpen() {
-    kafka.createTopic("eo-dead", 2);
-    // The dead process: its sink object and producers are out of reach of the new one.
-    KafkaSink dead = sink("eo-dead", "dead");
-    List<SinkWriter> deadWriters = IntStream.range(0, 3).mapToObj(i -> dead.open(i, 3, 0)).toList();
+  void aFreshSinkCommitsWhatAFailedProcessPreCommittedExactlyOnce() {
+    kafka.createTopic("eo-crash", 2);
+    // The failed process: checkpoint 5 completes, its commit never arrives, the writers close on the
+    // failure without committing. Its sink object is never used again.
+    KafkaSink failed = sink("eo-crash", "crash");
+    List<String> checkpoint5;
+    try (SinkWriter a = failed.open(0, 2, 0); SinkWriter b = failed.open(1, 2, 0)) {
+      write(a, "a", 0, 4);
+      write(b, "b", 0, 3);
+      checkpoint5 = preCommitAll(List.of(a, b), 5);
+      write(b, "b", 3, 6); // after the checkpoint: replayed after the restore
+    }
+    assertThat(checkpoint5)
+        .allSatisfy(c -> assertThat(c).contains("\"producerId\":", "\"epoch\":", "\"startTimeMs\":"));
+    assertThat(committedEnd("eo-crash", 2)).as("nothing visible before the commit").containsOnly(0L);
+
+    KafkaSink restarted = sink("eo-crash", "crash"); // as in a new process: none of the old producers
+    restarted.recover(checkpoint5, 2, 1);
+
+    List<String> expected = new ArrayList<>(values("a", 0, 4));
+    expected.addAll(values("b", 0, 3));
+    assertThat(readCommitted("eo-crash", 2)).containsExactlyInAnyOrderElementsOf(expected);
+    assertNoOpenTransactions("crash", "eo-crash", 2);
+
+    restarted.commit(checkpoint5); // committed already: harmless
+    sink("eo-crash", "crash").commit(checkpoint5); // and from yet another process
+    sink("eo-crash", "crash").recover(checkpoint5, 2, 2); // a second restore of the same checkpoint
+    assertThat(readCommitted("eo-crash", 2)).containsExactlyInAnyOrderElementsOf(expected);
+    assertNoOpenTransactions("crash", "eo-crash", 2);
+  }
+
+  @Test
+  void recoveryAtParallelismOneAbortsEveryTransactionEarlierAttemptsLeftOpen() {
+    kafka.createTopic("eo-lingering", 3);
+    // Attempt 0 at parallelism 3: checkpoint 1 completes (it is restored later), checkpoint 2 is
+    // pre-committed by two subtasks but never completes, more is written, then the process dies.
+    KafkaSink first = sink("eo-lingering", "lingering");
+    List<SinkWriter> old = IntStream.range(0, 3).mapToObj(i -> first.open(i, 3, 0)).toList();
     for (int i = 0; i < 3; i++) {
-      write(deadWriters.get(i), "w" + i, 0, 3);
+      write(old.get(i), "w" + i, 0, 3);
     }
-    write(deadWriters.get(0), "w0", 3, 5); // a transaction that was never pre-committed
-
-    KafkaSink restarted = sink("eo-dead", "dead");
-    restarted.recover(List.of(), 3, 1);
-    assertNoOpenTransactions("dead", "eo-dead", 2);
-
-    KafkaSink dead2 = sink("eo-dead", "dead");
-    List<SinkWriter> deadWriters2 = IntStream.range(0, 2).mapToObj(i -> dead2.open(i, 2, 1)).toList();
-    write(deadWriters2.get(0), "x0", 0, 3);
-    write(deadWriters2.get(1), "x1", 0, 3);
-    List<String> completed = preCommitAll(deadWriters2, 7); // checkpoint 7 completes, then the process dies
-    write(deadWriters2.get(1), "x1", 3, 5);
-
-    // Kafka 4.3.1 offers no public API to commit another producer's transaction: recovery aborts them
-    // and says which checkpoint's output is lost.
-    KafkaSink restarted2 = sink("eo-dead", "dead");
-    assertThatThrownBy(() -> restarted2.recover(completed, 2, 2))
-        .isInstanceOf(ConnectorException.class)
-        .hasMessageContaining("dead-0-1-0 (checkpoint 7)")
-        .hasMessageContaining("dead-1-1-0 (checkpoint 7)")
-        .hasMessageContaining("missing from topic 'eo-dead'");
-    restarted2.recover(completed, 2, 2); // nothing left to abort or to report
-    assertNoOpenTransactions("dead", "eo-dead", 2);
-
-    try (SinkWriter w = restarted2.open(0, 1, 2)) {
-      write(w, "y0", 0, 2);
-      restarted2.commit(List.of(w.preCommit(8)));
+    List<String> checkpoint1 = preCommitAll(old, 1);
+    for (int i = 0; i < 3; i++) {
+      write(old.get(i), "w" + i, 3, 5);
     }
-    assertThat(readCommitted("eo-dead", 2)).containsExactlyInAnyOrderElementsOf(values("y0", 0, 2));
-    deadWriters.forEach(SinkWriter::close);
-    deadWriters2.forEach(SinkWriter::close);
+    List<String> checkpoint2 = preCommitAll(old.subList(0, 2), 2); // pre-committed, not in the restored checkpoint
+    write(old.get(0), "w0", 5, 7); // never pre-committed
+    // Attempt 1 at parallelism 3 died while starting up, after its first records.
+    KafkaSink second = sink("eo-lingering", "lingering");
+    SinkWriter startingUp = second.open(2, 3, 1);
+    write(startingUp, "s2", 0, 2);
+
+    KafkaSink restarted = sink("eo-lingering", "lingering");
+    restarted.recover(checkpoint1, 3, 2);
+    assertNoOpenTransactions("lingering", "eo-lingering", 3);
+    restarted.commit(checkpoint2); // too late: they were aborted, committing them changes nothing
+
+    try (SinkWriter w = restarted.open(0, 1, 2)) {
+      write(w, "n", 0, 2);
+      restarted.commit(List.of(w.preCommit(3)));
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      expected.addAll(values("w" + i, 0, 3));
+    }
+    expected.addAll(values("n", 0, 2));
+    assertThat(readCommitted("eo-lingering", 3)).containsExactlyInAnyOrderElementsOf(expected);
+    assertNoOpenTransactions("lingering", "eo-lingering", 3);
+    old.forEach(SinkWriter::close);
+    startingUp.close();
+  }
+
+  @Test
+  void aRestoredCheckpointNeverCommitsALaterTransactionOfTheSameProducer() {
+    kafka.createTopic("eo-reuse", 1);
+    KafkaSink crashed = sink("eo-reuse", "reuse");
+    SinkWriter w = crashed.open(0, 1, 0);
+    write(w, "a", 0, 3);
+    List<String> checkpoint1 = List.of(w.preCommit(1));
+    crashed.commit(checkpoint1); // by the writer's producer, which returns to the pool
+    write(w, "a", 3, 5); // the same producer, under the same transactional id, begins the next one
+    KafkaCommittable first = KafkaCommittable.parse("out", checkpoint1.get(0));
+    KafkaCommittable next = KafkaCommittable.parse("out", w.preCommit(2)); // checkpoint 2 never completes
+    assertThat(next.transactionalId()).isEqualTo(first.transactionalId());
+    assertThat(next.producerId()).isEqualTo(first.producerId());
+    if (transactionVersion == 1) {
+      assertThat(next.epoch()).as("version 1: only the start time tells them apart").isEqualTo(first.epoch());
+    } else {
+      assertThat(next.epoch()).isGreaterThan(first.epoch());
+    }
+
+    sink("eo-reuse", "reuse").recover(checkpoint1, 1, 1); // in a new process, after a crash
+
+    assertThat(readCommitted("eo-reuse", 1)).containsExactlyElementsOf(values("a", 0, 3));
+    assertNoOpenTransactions("reuse", "eo-reuse", 1);
+    w.close();
   }
 
   private static List<String> preCommitAll(List<SinkWriter> writers, long checkpointId) {
@@ -221,20 +305,30 @@ class KafkaExactlyOnceIT {
     }
   }
 
-  /** Everything a read_committed consumer sees, read up to the last stable offset of every partition. */
+  /**
+   * Everything a read_committed consumer sees, read up to the log end of every partition: it gets
+   * there only when no transaction is open (the last stable offset is the log end).
+   */
   private static List<String> readCommitted(String topic, int partitions) {
     List<String> read = new ArrayList<>();
     List<TopicPartition> tps = partitions(topic, partitions);
+    Map<TopicPartition, Long> end = logEnd(topic, partitions);
     try (KafkaConsumer<byte[], byte[]> c = consumer("read_committed")) {
       c.assign(tps);
       c.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = c.endOffsets(tps);
-      await(() -> {
+      await("a read_committed consumer reaches the log end of " + topic + " " + end, () -> {
         c.poll(Duration.ofMillis(100)).forEach(r -> read.add(new String(r.value(), StandardCharsets.UTF_8)));
         return tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp));
       });
     }
     return read;
+  }
+
+  private static Map<TopicPartition, Long> logEnd(String topic, int partitions) {
+    try (KafkaConsumer<byte[], byte[]> c = consumer("read_uncommitted")) {
+      c.assign(partitions(topic, partitions));
+      return new HashMap<>(c.endOffsets(partitions(topic, partitions)));
+    }
   }
 
   /**
@@ -253,21 +347,17 @@ class KafkaExactlyOnceIT {
     } catch (Exception e) {
       throw new AssertionError(e);
     }
-    Map<TopicPartition, Long> logEnd;
-    try (KafkaConsumer<byte[], byte[]> c = consumer("read_uncommitted")) {
-      c.assign(partitions(topic, partitions));
-      logEnd = new HashMap<>(c.endOffsets(partitions(topic, partitions)));
-    }
+    Map<TopicPartition, Long> logEnd = logEnd(topic, partitions);
     assertThat(committedEnd(topic, partitions))
         .containsExactlyElementsOf(partitions(topic, partitions).stream().map(logEnd::get).toList());
   }
 
   /** Polls {@code condition} until it holds; fails after {@link #DEADLINE}. */
-  private static void await(BooleanSupplier condition) {
+  private static void await(String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + DEADLINE);
+        throw new AssertionError("not within " + DEADLINE + ": " + what);
       }
       Thread.onSpinWait();
     }

@@ -2,6 +2,7 @@ package io.tributary.worker.job;
 
 import io.tributary.state.StateBackendFactory;
 import io.tributary.worker.exchange.InProcessChannel;
+import io.tributary.worker.task.Checkpointing;
 import io.tributary.worker.task.ConnectorFactory;
 import java.util.Map;
 
@@ -11,8 +12,10 @@ import java.util.Map;
  * @param stateBackends keyed state backends by name; the plan names one
  * @param connectors creates sources and sinks
  * @param credits buffers a receiver accepts per channel (contract C2)
+ * @param checkpointing how tasks take part in checkpoints, or null for none
  */
-public record JobOptions(Map<String, StateBackendFactory> stateBackends, ConnectorFactory connectors, int credits) {
+public record JobOptions(Map<String, StateBackendFactory> stateBackends, ConnectorFactory connectors, int credits,
+    Checkpointing checkpointing) {
   public JobOptions {
     stateBackends = Map.copyOf(stateBackends);
     if (credits < 1) {
@@ -22,14 +25,18 @@ public record JobOptions(Map<String, StateBackendFactory> stateBackends, Connect
 
   /** The built-in connectors and the default credit. */
   public static JobOptions of(Map<String, StateBackendFactory> stateBackends) {
-    return new JobOptions(stateBackends, ConnectorFactory.standard(), InProcessChannel.DEFAULT_CREDITS);
+    return new JobOptions(stateBackends, ConnectorFactory.standard(), InProcessChannel.DEFAULT_CREDITS, null);
   }
 
   public JobOptions withConnectors(ConnectorFactory factory) {
-    return new JobOptions(stateBackends, factory, credits);
+    return new JobOptions(stateBackends, factory, credits, checkpointing);
   }
 
   public JobOptions withCredits(int n) {
-    return new JobOptions(stateBackends, connectors, n);
+    return new JobOptions(stateBackends, connectors, n, checkpointing);
+  }
+
+  public JobOptions withCheckpointing(Checkpointing c) {
+    return new JobOptions(stateBackends, connectors, credits, c);
   }
 }

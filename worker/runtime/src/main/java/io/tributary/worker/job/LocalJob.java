@@ -1,5 +1,8 @@
 package io.tributary.worker.job;
 
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.CheckpointTarget;
+import io.tributary.connect.SinkConnector;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.worker.task.StreamTask;
@@ -16,9 +19,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * finished (bounded sources), fails when any task fails (the others are cancelled), or is
  * cancelled.
  */
-public final class LocalJob implements AutoCloseable {
+public final class LocalJob implements AutoCloseable, CheckpointTarget {
   private final ExecutionPlan plan;
   private final List<StreamTask> tasks;
+  private final Map<String, SinkConnector> sinks;
   private final List<Thread> threads = new ArrayList<>();
   private final CountDownLatch done;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -27,7 +31,10 @@ public final class LocalJob implements AutoCloseable {
   private LocalJob(ExecutionPlan plan, JobOptions options) {
     this.plan = plan;
     Listener listener = new Listener();
-    this.tasks = TaskGraph.build(plan, options.stateBackends(), options.connectors(), options.credits(), listener);
+    TaskGraph graph = TaskGraph.build(plan, options.stateBackends(), options.connectors(), options.credits(), listener,
+        options.checkpointing());
+    this.tasks = graph.tasks();
+    this.sinks = graph.sinks();
     this.done = new CountDownLatch(tasks.size());
     this.metrics = new JobMetrics(tasks);
   }
@@ -47,6 +54,36 @@ public final class LocalJob implements AutoCloseable {
     }
     job.threads.forEach(Thread::start);
     return job;
+  }
+
+  @Override
+  public int taskCount() {
+    return tasks.size();
+  }
+
+  /** Source tasks inject the barrier of {@code checkpointId}; the others align on it. */
+  @Override
+  public void trigger(long checkpointId) {
+    for (StreamTask t : tasks) {
+      if (t.isSource()) {
+        t.triggerCheckpoint(checkpointId);
+      }
+    }
+  }
+
+  /** Commits every sink's pre-commits of the completed checkpoint (idempotent). */
+  @Override
+  public void notifyComplete(CheckpointMetadata metadata) {
+    metadata.committables().forEach((sinkId, committables) -> {
+      SinkConnector sink = sinks.get(sinkId);
+      if (sink != null) {
+        sink.commit(committables);
+      }
+    });
+  }
+
+  public List<StreamTask> tasks() {
+    return tasks;
   }
 
   public ExecutionPlan plan() {

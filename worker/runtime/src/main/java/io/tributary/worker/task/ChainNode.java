@@ -38,6 +38,11 @@ final class ChainNode {
     this.operator = operator;
   }
 
+  /** The operator's keyed state, or null when it is not keyed. */
+  io.tributary.state.KeyedStateBackend keyedState() {
+    return context instanceof TaskOperatorContext c ? c.state() : null;
+  }
+
   boolean hasPendingWatermark() {
     return pendingWatermark > watermark;
   }

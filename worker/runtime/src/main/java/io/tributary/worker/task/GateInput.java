@@ -14,6 +14,10 @@ import io.tributary.worker.exchange.InputGate;
  * Input from upstream tasks (contract C3): the task's watermark is the minimum over channels that
  * are neither idle nor ended; when every open channel is idle, the task is idle; when every channel
  * has ended, the watermark goes to the end of time and the input ends.
+ *
+ * <p>Checkpoint barriers are aligned (see {@link #onBarrier}): input that follows barrier n on a
+ * channel is held until barrier n arrived on every channel, so the snapshot covers exactly the
+ * input before the barrier. Held buffers keep their credit, which backpressures that sender.
  */
 final class GateInput implements TaskInput {
   private static final int MAX_ELEMENTS_PER_STEP = 4096;
@@ -30,6 +34,15 @@ final class GateInput implements TaskInput {
   private long lastBarrier = Long.MIN_VALUE;
   private InputGate.Arrival current;
   private StreamTask task;
+  // ---- barrier alignment ----
+  /** Per channel: arrivals held back (the channel delivered the barrier being aligned, or has older held arrivals). */
+  private final java.util.ArrayDeque<InputGate.Arrival>[] held;
+  /** Per channel: a partly read arrival whose reader position must be kept. */
+  private final InputGate.Arrival[] partlyRead;
+  private final boolean[] blocked;
+  private int channelsWithBacklog;
+  private long aligning = -1;
+  private long alignmentStartNanos;
 
   /**
    * @param channels the inbound channels by gate channel index
@@ -53,6 +66,14 @@ final class GateInput implements TaskInput {
     for (boolean e : ended) {
       endedCount += e ? 1 : 0;
     }
+    @SuppressWarnings("unchecked")
+    java.util.ArrayDeque<InputGate.Arrival>[] queues = new java.util.ArrayDeque[n];
+    for (int i = 0; i < n; i++) {
+      queues[i] = new java.util.ArrayDeque<>();
+    }
+    this.held = queues;
+    this.partlyRead = new InputGate.Arrival[n];
+    this.blocked = new boolean[n];
   }
 
   @Override
@@ -69,14 +90,13 @@ final class GateInput implements TaskInput {
     int processed = 0;
     while (processed < MAX_ELEMENTS_PER_STEP) {
       if (current == null) {
-        current = gate.poll();
+        current = nextArrival();
         if (current == null) {
           if (processed > 0) {
             return MORE;
           }
           return endedCount == channels.length ? END : NOTHING;
         }
-        readers[current.channel()].reset(current.buffer());
       }
       int c = current.channel();
       ElementReader reader = readers[c];
@@ -86,11 +106,85 @@ final class GateInput implements TaskInput {
         }
         handle(c, reader.next());
         processed++;
+        if (blocked[c]) {
+          // the channel delivered the barrier being aligned: keep the rest of this buffer for later
+          if (reader.hasNext()) {
+            partlyRead[c] = current;
+            backlogAdded(c);
+          } else {
+            channels[c].recycle(current.buffer());
+          }
+          current = null;
+          break;
+        }
       }
-      channels[c].recycle(current.buffer());
-      current = null;
+      if (current != null) {
+        channels[c].recycle(current.buffer());
+        current = null;
+      }
     }
     return MORE;
+  }
+
+  /**
+   * The next arrival to read: held arrivals of channels no longer blocked first (in channel order),
+   * then new arrivals; new arrivals of a blocked channel, or of one with older held arrivals, are
+   * held so each channel's order is kept.
+   */
+  private InputGate.Arrival nextArrival() {
+    if (channelsWithBacklog > 0) {
+      for (int c = 0; c < channels.length; c++) {
+        if (blocked[c]) {
+          continue;
+        }
+        if (partlyRead[c] != null) {
+          InputGate.Arrival a = partlyRead[c];
+          partlyRead[c] = null;
+          backlogRemoved(c);
+          return a; // the reader still points into it
+        }
+        InputGate.Arrival a = held[c].poll();
+        if (a != null) {
+          backlogRemoved(c);
+          readers[c].reset(a.buffer());
+          return a;
+        }
+      }
+    }
+    InputGate.Arrival a;
+    while ((a = gate.poll()) != null) {
+      int c = a.channel();
+      if (blocked[c] || hasBacklog(c)) {
+        boolean had = hasBacklog(c);
+        held[c].add(a);
+        if (!had) {
+          channelsWithBacklog++;
+        }
+        continue;
+      }
+      readers[c].reset(a.buffer());
+      return a;
+    }
+    return null;
+  }
+
+  private boolean hasBacklog(int c) {
+    return partlyRead[c] != null || !held[c].isEmpty();
+  }
+
+  /** Call after adding to channel {@code c}'s backlog. */
+  private void backlogAdded(int c) {
+    int size = held[c].size() + (partlyRead[c] != null ? 1 : 0);
+    if (size == 1) {
+      channelsWithBacklog++;
+    }
+  }
+
+  /** Call after taking from channel {@code c}'s backlog. */
+  private void backlogRemoved(int c) {
+    if (!hasBacklog(c)) {
+      channelsWithBacklog--;
+    }
   }
 
   private void handle(int c, StreamElement e) {
@@ -105,18 +199,57 @@ final class GateInput implements TaskInput {
       idle[c] = s.idle();
       recompute();
     } else if (e instanceof Barrier b) {
-      // alignment comes with checkpoints; for now a barrier passes on its first arrival
-      if (b.checkpointId() > lastBarrier) {
-        lastBarrier = b.checkpointId();
-        task.processBarrier(b.checkpointId());
-      }
+      onBarrier(c, b.checkpointId());
     } else if (e instanceof EndOfInput) {
       if (!ended[c]) {
         ended[c] = true;
         endedCount++;
         recompute();
+        if (aligning >= 0) {
+          checkAligned(); // an ended channel has sent everything the checkpoint covers
+        }
       }
     }
+  }
+
+  /**
+   * Aligned checkpoints: the first barrier of checkpoint n blocks its channel; each channel that
+   * delivers barrier n is blocked in turn; when every channel that has not ended is blocked, the
+   * task takes its snapshot, forwards the barrier, and reads the held input.
+   */
+  private void onBarrier(int c, long checkpointId) {
+    if (checkpointId <= lastBarrier) {
+      return; // an older checkpoint, given up
+    }
+    if (checkpointId > aligning) {
+      if (aligning >= 0) {
+        unblockAll(); // a newer checkpoint started: the one being aligned cannot complete here
+      }
+      aligning = checkpointId;
+      alignmentStartNanos = System.nanoTime();
+    } else if (checkpointId < aligning) {
+      return;
+    }
+    blocked[c] = true;
+    checkAligned();
+  }
+
+  private void checkAligned() {
+    for (int i = 0; i < channels.length; i++) {
+      if (!blocked[i] && !ended[i]) {
+        return;
+      }
+    }
+    long id = aligning;
+    lastBarrier = id;
+    aligning = -1;
+    task.alignmentNanos(System.nanoTime() - alignmentStartNanos);
+    unblockAll();
+    task.processBarrier(id);
+  }
+
+  private void unblockAll() {
+    java.util.Arrays.fill(blocked, false);
   }
 
   private void recompute() {
@@ -150,6 +283,16 @@ final class GateInput implements TaskInput {
     if (current != null) {
       channels[current.channel()].recycle(current.buffer());
       current = null;
+    }
+    for (int c = 0; c < channels.length; c++) {
+      if (partlyRead[c] != null) {
+        channels[c].recycle(partlyRead[c].buffer());
+        partlyRead[c] = null;
+      }
+      InputGate.Arrival a;
+      while ((a = held[c].poll()) != null) {
+        channels[c].recycle(a.buffer());
+      }
     }
   }
 }

@@ -33,9 +33,10 @@ final class SourceInput implements TaskInput, SplitOutput {
   private final List<SourceSplit> assigned;
   private final ChainNode head;
   private final double recordsPerSecond;
-  private final List<SplitState> splits = new ArrayList<>();
+  private final List<Split> splits = new ArrayList<>();
+  private final java.util.Map<String, io.tributary.checkpoint.SplitState> restored;
   private StreamTask task;
-  private SplitState currentSplit;
+  private Split currentSplit;
   private int next;
   private int ended;
   private int emptyReadsInRow;
@@ -46,7 +47,7 @@ final class SourceInput implements TaskInput, SplitOutput {
   private Schema timeSchema;
   private int timeIndex = -1;
 
-  private static final class SplitState {
+  private static final class Split {
     final SourceSplit split;
     SplitReader reader;
     long maxTimestamp = Long.MIN_VALUE;
@@ -55,8 +56,10 @@ final class SourceInput implements TaskInput, SplitOutput {
     long lastRecordNanos = System.nanoTime();
     boolean idle;
     boolean ended;
+    /** The reader's position when the split ended (a reader is closed then). */
+    String position;
 
-    SplitState(SourceSplit split) {
+    Split(SourceSplit split) {
       this.split = split;
     }
   }
@@ -67,6 +70,13 @@ final class SourceInput implements TaskInput, SplitOutput {
    */
   SourceInput(SourcePlan plan, SourceConnector connector, List<SourceSplit> assigned, ChainNode head,
       double recordsPerSecond) {
+    this(plan, connector, assigned, head, recordsPerSecond, java.util.Map.of());
+  }
+
+  /** @param restored split states of the checkpoint to resume from, by split id (empty: from the start) */
+  SourceInput(SourcePlan plan, SourceConnector connector, List<SourceSplit> assigned, ChainNode head,
+      double recordsPerSecond, java.util.Map<String, io.tributary.checkpoint.SplitState> restored) {
+    this.restored = restored;
     this.plan = plan;
     this.connector = connector;
     this.assigned = assigned;
@@ -78,9 +88,26 @@ final class SourceInput implements TaskInput, SplitOutput {
   public void open(StreamTask task) {
     this.task = task;
     for (SourceSplit s : assigned) {
-      SplitState st = new SplitState(s);
-      st.reader = connector.open(s);
+      Split st = new Split(s);
+      io.tributary.checkpoint.SplitState saved = restored.get(s.id());
+      if (saved == null) {
+        st.reader = connector.open(s);
+      } else {
+        st.maxTimestamp = saved.maxTimestamp();
+        st.watermark = saved.watermark();
+        st.sinceWatermark = saved.sinceWatermark();
+        st.position = saved.position();
+        if (saved.ended()) {
+          st.ended = true;
+          ended++;
+        } else {
+          st.reader = connector.open(s, saved.position());
+        }
+      }
       splits.add(st);
+    }
+    if (!restored.isEmpty() && ended < splits.size()) {
+      recomputeWatermark(); // resume with the restored splits' watermarks
     }
     throttleStart = System.nanoTime();
   }
@@ -98,7 +125,7 @@ final class SourceInput implements TaskInput, SplitOutput {
     if (budget == 0) {
       return NOTHING;
     }
-    SplitState s = nextSplit();
+    Split s = nextSplit();
     currentSplit = s;
     if (plan.eventTime() != null) {
       // end the batch where the split's watermark is due, so it goes out right after that record
@@ -110,6 +137,7 @@ final class SourceInput implements TaskInput, SplitOutput {
     if (n == SplitReader.END) {
       s.ended = true;
       ended++;
+      s.position = s.reader.position();
       s.reader.close();
       recomputeWatermark();
       return MORE;
@@ -122,9 +150,9 @@ final class SourceInput implements TaskInput, SplitOutput {
     return ++emptyReadsInRow >= splits.size() - ended ? NOTHING : MORE;
   }
 
-  private SplitState nextSplit() {
+  private Split nextSplit() {
     while (true) {
-      SplitState s = splits.get(next);
+      Split s = splits.get(next);
       next = (next + 1) % splits.size();
       if (!s.ended) {
         return s;
@@ -154,7 +182,7 @@ final class SourceInput implements TaskInput, SplitOutput {
 
   @Override
   public void record(Record record) {
-    SplitState s = currentSplit;
+    Split s = currentSplit;
     EventTimePlan et = plan.eventTime();
     if (et != null) {
       long ts = eventTime(record, et.field());
@@ -216,7 +244,7 @@ final class SourceInput implements TaskInput, SplitOutput {
 
   // ---- watermarks and idleness ----
 
-  private void updateSplitWatermark(SplitState s, EventTimePlan et) {
+  private void updateSplitWatermark(Split s, EventTimePlan et) {
     if (s.maxTimestamp == Long.MIN_VALUE) {
       return;
     }
@@ -228,7 +256,7 @@ final class SourceInput implements TaskInput, SplitOutput {
   }
 
   /** The split had nothing to read: publish its progress, and mark it idle after idleTimeout. */
-  private void checkIdle(SplitState s) {
+  private void checkIdle(Split s) {
     EventTimePlan et = plan.eventTime();
     if (et == null || s.idle || s.ended) {
       return;
@@ -251,7 +279,7 @@ final class SourceInput implements TaskInput, SplitOutput {
     }
     long min = Long.MAX_VALUE;
     boolean anyActive = false;
-    for (SplitState s : splits) {
+    for (Split s : splits) {
       if (!s.ended && !s.idle) {
         anyActive = true;
         min = Math.min(min, s.watermark);
@@ -267,9 +295,20 @@ final class SourceInput implements TaskInput, SplitOutput {
     }
   }
 
+  /** Every assigned split's position and watermark progress; task thread, between reads. */
+  List<io.tributary.checkpoint.SplitState> splitStates() {
+    List<io.tributary.checkpoint.SplitState> out = new ArrayList<>(splits.size());
+    for (Split s : splits) {
+      String position = s.ended || s.reader == null ? s.position : s.reader.position();
+      out.add(new io.tributary.checkpoint.SplitState(s.split.id(), position, s.maxTimestamp, s.watermark,
+          s.sinceWatermark, s.ended));
+    }
+    return out;
+  }
+
   @Override
   public void close() {
-    for (SplitState s : splits) {
+    for (Split s : splits) {
       if (!s.ended && s.reader != null) {
         s.reader.close();
       }

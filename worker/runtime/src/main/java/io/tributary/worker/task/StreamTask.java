@@ -38,6 +38,9 @@ public final class StreamTask implements Runnable {
   private boolean idle;
   private long recordsIn;
   private long lastBarrier = Long.MIN_VALUE;
+  private TaskCheckpointer checkpointer;
+  /** Input ended: no barrier may be injected any more. */
+  private boolean inputEnded;
 
   /** Told when the task ends. */
   public interface TaskListener {
@@ -73,6 +76,33 @@ public final class StreamTask implements Runnable {
     return nodes;
   }
 
+  void checkpointer(TaskCheckpointer checkpointer) {
+    this.checkpointer = checkpointer;
+  }
+
+  /** The positions of this task's source splits; empty for other tasks. Task thread. */
+  List<io.tributary.checkpoint.SplitState> splitStates() {
+    return input instanceof SourceInput s ? s.splitStates() : List.of();
+  }
+
+  /**
+   * Starts checkpoint {@code checkpointId} at this source task: on the task thread, between two
+   * reads, it snapshots its split positions and sends the barrier downstream. Ignored once the
+   * input ended (the task's final state stands for it then). Any thread.
+   */
+  public void triggerCheckpoint(long checkpointId) {
+    mailbox.send(() -> {
+      if (!inputEnded && checkpointId > lastBarrier) {
+        processBarrier(checkpointId);
+      }
+    });
+  }
+
+  /** The time the last aligned barrier waited for the slowest channel. */
+  void alignmentNanos(long nanos) {
+    counters.alignmentNanos = nanos;
+  }
+
   /** Whether this task reads source splits. */
   public boolean isSource() {
     return input instanceof SourceInput;
@@ -103,6 +133,9 @@ public final class StreamTask implements Runnable {
       input.open(this);
       loop();
       finishAll();
+      if (checkpointer != null) {
+        checkpointer.finished(this);
+      }
     } catch (Throwable t) {
       failure = t;
     } finally {
@@ -119,7 +152,6 @@ public final class StreamTask implements Runnable {
   }
 
   private void loop() {
-    boolean inputEnded = false;
     while (true) {
       checkCancelled();
       mailbox.runMail();
@@ -192,6 +224,9 @@ public final class StreamTask implements Runnable {
     lastBarrier = checkpointId;
     for (ChainNode n : nodes) {
       n.operator.onBarrier(checkpointId);
+    }
+    if (checkpointer != null) {
+      checkpointer.snapshot(checkpointId, this);
     }
     Barrier barrier = new Barrier(checkpointId);
     for (ExchangeOutput e : allExchanges) {

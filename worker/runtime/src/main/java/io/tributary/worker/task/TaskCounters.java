@@ -10,6 +10,12 @@ public final class TaskCounters {
   volatile long watermark = Long.MIN_VALUE;
   volatile boolean idle;
   volatile boolean finished;
+  volatile long alignmentNanos;
+
+  /** How long the last aligned checkpoint barrier waited for the slowest input channel. */
+  public long alignmentNanos() {
+    return alignmentNanos;
+  }
 
   /** Records that entered the task (read from splits, or received from channels). */
   public long recordsIn() {

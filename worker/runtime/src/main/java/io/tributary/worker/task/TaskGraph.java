@@ -12,7 +12,11 @@ import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyGroups;
+import io.tributary.state.StateSnapshot;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.worker.exchange.Buffer;
@@ -50,9 +54,15 @@ public final class TaskGraph {
   /** Per receiving (stage, subtask): whether each inbound channel's sender is a source subtask without splits. */
   private final Map<Integer, List<List<Boolean>>> silentChannels = new HashMap<>();
   private final Map<Integer, List<? extends SourceSplit>> sourceSplits = new HashMap<>();
+  private final Checkpointing checkpointing;
+  private final CheckpointMetadata restore;
+  private final Map<String, SinkConnector> sinkConnectors = new LinkedHashMap<>();
 
   private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
-      ConnectorFactory connectors, int credits, int bufferSize, StreamTask.TaskListener listener) {
+      ConnectorFactory connectors, int credits, int bufferSize, StreamTask.TaskListener listener,
+      Checkpointing checkpointing) {
+    this.checkpointing = checkpointing;
+    this.restore = checkpointing == null ? null : checkpointing.restore();
     this.plan = plan;
     this.stateBackends = stateBackends;
     this.connectors = connectors;
@@ -70,10 +80,62 @@ public final class TaskGraph {
    */
   public static List<StreamTask> build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
       ConnectorFactory connectors, int credits, StreamTask.TaskListener listener) {
-    TaskGraph g = new TaskGraph(plan, stateBackends, connectors, credits, Buffer.DEFAULT_SIZE, listener);
+    return build(plan, stateBackends, connectors, credits, listener, null).tasks();
+  }
+
+  /**
+   * Builds the tasks of {@code plan} (not started), taking part in checkpoints when
+   * {@code checkpointing} is not null and starting from its restore checkpoint if it has one:
+   * keyed state and timers are restored for each subtask's key groups whatever the earlier
+   * parallelism (contract C7), sources resume at their split positions, and every sink recovers
+   * (commits the restored pre-commits, removes what earlier attempts left pending) before its
+   * writers open.
+   *
+   * @throws RestoreException when the checkpoint cannot be restored into this plan
+   */
+  public static TaskGraph build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
+      ConnectorFactory connectors, int credits, StreamTask.TaskListener listener, Checkpointing checkpointing) {
+    TaskGraph g = new TaskGraph(plan, stateBackends, connectors, credits, Buffer.DEFAULT_SIZE, listener,
+        checkpointing);
+    g.checkRestorable();
     g.buildNodes();
     g.buildTasks();
-    return g.tasks;
+    return g;
+  }
+
+  public List<StreamTask> tasks() {
+    return tasks;
+  }
+
+  /** The sinks by operator id, for committing completed checkpoints. */
+  public Map<String, SinkConnector> sinks() {
+    return sinkConnectors;
+  }
+
+  private void checkRestorable() {
+    if (restore == null) {
+      return;
+    }
+    if (restore.maxParallelism() != plan.maxParallelism()) {
+      throw new RestoreException("the job's maxParallelism is " + plan.maxParallelism() + " but " + restore.kind()
+          + " " + restore.id() + " was taken with maxParallelism " + restore.maxParallelism()
+          + "; keyed state cannot move between different numbers of key groups. Set maxParallelism back to "
+          + restore.maxParallelism() + ", or start without state");
+    }
+    java.util.Set<String> ops = new java.util.HashSet<>();
+    for (StagePlan st : plan.stages()) {
+      for (OperatorPlan op : st.operators()) {
+        ops.add(op.id());
+      }
+    }
+    for (io.tributary.checkpoint.TaskState t : restore.tasks()) {
+      for (Map.Entry<String, io.tributary.checkpoint.OperatorState> e : t.operators().entrySet()) {
+        if (e.getValue().keyed() != null && !ops.contains(e.getKey())) {
+          throw new RestoreException(restore.kind() + " " + restore.id() + " holds state of operator '" + e.getKey()
+              + "', which this job no longer has; keep the operator's id, or start without state");
+        }
+      }
+    }
   }
 
   private void buildNodes() {
@@ -122,12 +184,24 @@ public final class TaskGraph {
         throw new IllegalArgumentException("unknown state backend '" + plan.stateBackend()
             + "'; available: " + stateBackends.keySet());
       }
-      state = factory.create(plan.jobName(), op.id(),
-          KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask), plan.maxParallelism());
+      KeyGroupRange range = KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask);
+      List<StateSnapshot> snapshots = new ArrayList<>();
+      if (restore != null) {
+        for (OperatorState s : restore.operator(op.id())) {
+          if (s.keyed() != null) {
+            snapshots.add(s.keyed());
+          }
+        }
+      }
+      state = snapshots.isEmpty()
+          ? factory.create(plan.jobName(), op.id(), range, plan.maxParallelism())
+          : factory.restore(plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
       closeables.add(state);
     } else if (op instanceof SinkPlan s) {
-      SinkConnector sink = connectors.sink(s);
-      operator = new SinkOperator(sink.open(subtask, stage.parallelism()));
+      SinkConnector sink = sinkConnector(s);
+      operator = checkpointing == null
+          ? new SinkOperator(sink.open(subtask, stage.parallelism()), false)
+          : new SinkOperator(sink.open(subtask, stage.parallelism(), checkpointing.attempt()), true);
     } else {
       throw new IllegalArgumentException("unknown operator kind " + op);
     }
@@ -135,9 +209,51 @@ public final class TaskGraph {
     if (state != null) {
       node.timers = new HeapTimerService(state);
     }
+    if (restore != null) {
+      restoreNode(node, KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask));
+    }
     node.context = new TaskOperatorContext(plan.jobName(), op.id(), subtask, stage.parallelism(),
         plan.maxParallelism(), state, node.timers, node.metrics);
     return node;
+  }
+
+  /** Restores a node's watermark and timers (its keyed state was restored when it was created). */
+  private void restoreNode(ChainNode node, KeyGroupRange range) {
+    List<OperatorState> states = restore.operator(node.plan.id());
+    if (states.isEmpty()) {
+      return;
+    }
+    long watermark = Long.MAX_VALUE;
+    for (OperatorState s : states) {
+      watermark = Math.min(watermark, s.watermark());
+      if (s.timers() != null && node.timers != null) {
+        try {
+          node.timers.restore(checkpointing.store().getBytes(s.timers()), WindowOperator.namespaceCodec(), range,
+              plan.maxParallelism());
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("cannot read timers " + s.timers(), e);
+        }
+      }
+    }
+    node.watermark = watermark;
+    node.pendingWatermark = watermark;
+  }
+
+  private SinkConnector sinkConnector(SinkPlan s) {
+    SinkConnector existing = sinkConnectors.get(s.id());
+    if (existing != null) {
+      return existing;
+    }
+    SinkConnector sink = connectors.sink(s);
+    if (checkpointing != null) {
+      List<String> committables = restore == null
+          ? List.of() : restore.committables().getOrDefault(s.id(), List.of());
+      int previous = Math.max(checkpointing.previousMaxParallelism(),
+          restore == null ? 0 : restore.parallelismOf(s.id()));
+      sink.recover(committables, previous, checkpointing.attempt());
+    }
+    sinkConnectors.put(s.id(), sink);
+    return sink;
   }
 
   private void buildTasks() {
@@ -249,7 +365,8 @@ public final class TaskGraph {
         }
       }
       double rate = sp.maxRecordsPerSecond() > 0 ? sp.maxRecordsPerSecond() / stage.parallelism() : 0;
-      input = new SourceInput(sp, connector, mine, head, rate);
+      input = new SourceInput(sp, connector, mine, head, rate,
+          restore == null ? Map.of() : restore.splits(sp.id()));
     } else {
       List<InProcessChannel> ch = inbound.get(i);
       List<ChainNode> hd = inboundHeads.get(i);
@@ -266,8 +383,12 @@ public final class TaskGraph {
       input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]), ended);
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
-    return new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
+    StreamTask task = new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
         resources.get(stage.id()).get(i), listener);
+    if (checkpointing != null) {
+      task.checkpointer(new TaskCheckpointer(checkpointing, plan.jobName(), stage.id(), i, stage.parallelism()));
+    }
+    return task;
   }
 
   private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();

@@ -22,6 +22,12 @@ import java.util.Map;
  * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: for every key group
  * of the requested range it takes the manifest of the newest snapshot that has one. Nothing is
  * fetched until a key group is first accessed.
+ *
+ * <p>Retention (contract C8): the {@link SharedFileRegistry} counts, per object, the retained
+ * snapshots that reference it — those this factory's backends wrote and those
+ * {@linkplain #retain retained} — and {@linkplain #release deletes} an object when the last of them
+ * is released. Shared SSTs are named by content under {@code {job}/state/shared/}, so the
+ * snapshots of all operators of a job may share them.
  */
 public final class ForstStateBackendFactory implements StateBackendFactory, AutoCloseable {
   public static final String NAME = "forst";
@@ -60,10 +66,7 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
     ShardRestorer restorer = new ShardRestorer(env);
     Map<Integer, StateSnapshot> newest = new HashMap<>();
     for (StateSnapshot s : snapshots) {
-      if (!NAME.equals(s.backend())) {
-        throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
-            + s.backend() + "' backend and cannot be restored by '" + NAME + "'");
-      }
+      checkBackend(s, "restored");
       for (Integer g : s.manifests().keySet()) {
         StateSnapshot prev = newest.get(g);
         if (range.contains(g) && (prev == null || prev.checkpointId() < s.checkpointId())) {
@@ -83,13 +86,38 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
   }
 
   /**
-   * Forgets a snapshot that is no longer retained (subsumed checkpoint, deleted savepoint) and
-   * deletes the files that no retained snapshot of this process references any more (C8).
+   * {@inheritDoc}
    *
-   * @return the objects deleted
+   * <p>Reads the snapshot's shard manifests (one small object per key group, in parallel on the
+   * transfer threads) and registers the manifests and every object they reference under the
+   * snapshot's registry id, the one its own backends register their snapshots under. A backend
+   * restored from a snapshot registers the files of its restored key groups under that same id
+   * before its first snapshot, so a snapshot both retained and restored from is counted once.
+   *
+   * @throws ForstStateException if a manifest cannot be read; nothing is registered then
    */
+  @Override
+  public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
+    checkBackend(snapshot, "retained");
+    List<String> objects = new ShardRestorer(env).objectsOf(snapshot.manifests().values());
+    env.registry.register(new StateNames(jobName, operatorId).snapshotId(snapshot), objects);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Failed deletions are retried by every later release, and by {@link SharedFileRegistry#sweep}.
+   */
+  @Override
   public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
     return env.registry.release(new StateNames(jobName, operatorId).snapshotId(snapshot));
+  }
+
+  private static void checkBackend(StateSnapshot s, String what) {
+    if (!NAME.equals(s.backend())) {
+      throw new IllegalArgumentException("snapshot " + s.checkpointId() + " was written by the '"
+          + s.backend() + "' backend and cannot be " + what + " by '" + NAME + "'");
+    }
   }
 
   /** The registry of files referenced by retained snapshots, for rebuilding after a restart. */

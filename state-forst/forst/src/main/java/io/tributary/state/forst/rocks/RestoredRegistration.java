@@ -8,8 +8,10 @@ import java.util.List;
 /**
  * Registers, once, the files of the restored key groups under the ids of the snapshots they came
  * from, so that this process's registry never deletes a file that a restored (and still retained)
- * snapshot references (C8). Done before the backend's first snapshot, off the task thread, so the
- * restore itself reads no manifest.
+ * snapshot references (C8), even when the caller did not {@linkplain ForstStateBackendFactory#retain
+ * retain} it. Done before the backend's first snapshot, off the task thread, so the restore itself
+ * reads no manifest. The ids are those {@code retain} and {@code release} use: a restored snapshot
+ * that was also retained is counted once, and one release of it ends both.
  */
 final class RestoredRegistration {
   private final SharedFileRegistry registry;

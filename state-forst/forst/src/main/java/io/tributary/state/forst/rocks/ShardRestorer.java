@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,6 +48,28 @@ final class ShardRestorer {
     } catch (IOException e) {
       throw new ForstStateException("cannot read shard manifest " + manifestName + " from " + env.store.url(), e);
     }
+  }
+
+  /**
+   * The manifests named {@code manifestNames} and every object they reference, read in parallel on
+   * the transfer threads.
+   *
+   * @throws ForstStateException if a manifest cannot be read
+   */
+  List<String> objectsOf(Collection<String> manifestNames) {
+    List<CompletableFuture<List<String>>> reads = new ArrayList<>();
+    for (String name : new LinkedHashSet<>(manifestNames)) {
+      reads.add(CompletableFuture.supplyAsync(() -> readManifest(name).objects(), env.transfers));
+    }
+    List<String> objects = new ArrayList<>(manifestNames);
+    try {
+      for (CompletableFuture<List<String>> read : reads) {
+        objects.addAll(read.join());
+      }
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof ForstStateException f ? f : e;
+    }
+    return objects;
   }
 
   private void fetch(ShardManifest.ShardFile f, Path target) {

@@ -16,6 +16,11 @@ final class ForstTestEnv implements AutoCloseable {
   }
 
   ForstStateBackendFactory newFactory() {
+    return newFactory(localDir);
+  }
+
+  /** Another factory over the same store, as a second process with its own local disk would have. */
+  ForstStateBackendFactory newFactory(Path localDir) {
     return ForstStateBackendFactory.fromConfig(new ForstConfig(store, localDir, 1L << 30, 8L << 20, 16L << 20));
   }
 

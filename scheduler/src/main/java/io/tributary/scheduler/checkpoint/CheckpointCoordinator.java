@@ -1,0 +1,404 @@
+package io.tributary.scheduler.checkpoint;
+
+import io.tributary.checkpoint.CheckpointAcks;
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.CheckpointTarget;
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.checkpoint.TaskState;
+import io.tributary.scheduler.metadata.FencedException;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Triggers a run's checkpoints and completes them (DESIGN §6, contract C9).
+ *
+ * <p>Checkpoint n is triggered at the interval when none is in flight: source tasks inject barrier
+ * n, every task acknowledges its state once its uploads are durable. A task that has finished
+ * stands in every later checkpoint with its final state. When every task is accounted for, the
+ * metadata object is written without overwrite, the job's latest pointer is advanced by a write
+ * conditional on the version this coordinator last wrote and on its epoch, and only then the
+ * checkpoint is complete: the job's sinks commit, and checkpoints beyond the retained number are
+ * discarded (their state released through the backends' registries, C8). Savepoints complete the
+ * same way and are never discarded. When every task has finished, a last checkpoint made of their
+ * final states commits the job's last output.
+ *
+ * <pre>
+ *   IDLE --trigger--> PENDING --all acks--> WRITE METADATA --> ADVANCE POINTER --> COMMIT --> IDLE
+ *                        \--decline/timeout--> IDLE (aborted)       \--fenced--> STOPPED
+ * </pre>
+ *
+ * <p>All state is touched on one coordinator thread; acks from task and upload threads are
+ * handed to it.
+ */
+public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseable {
+  /** What the coordinator reports; called on its thread. */
+  public interface Listener {
+    default void completed(CheckpointMetadata metadata, CheckpointStats stats) {}
+
+    default void aborted(long checkpointId, String reason) {}
+
+    /**
+     * The run must stop: a newer run owns the job (fenced), or committing a completed checkpoint
+     * failed. Restoring from the latest checkpoint commits its output again.
+     */
+    default void failed(Throwable reason) {}
+  }
+
+  /** Figures of one completed checkpoint. */
+  public record CheckpointStats(long id, String kind, String path, long durationMillis, long stateBytes,
+      long uploadedBytes) {}
+
+  /**
+   * @param job the job's name
+   * @param maxParallelism the plan's number of key groups
+   * @param intervalMillis time between checkpoints; 0: only on demand (savepoints, final)
+   * @param timeoutMillis a checkpoint not complete after this is aborted
+   * @param retain completed checkpoints to keep (at least 1)
+   */
+  public record Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain) {
+    public Settings {
+      if (retain < 1) {
+        throw new IllegalArgumentException("retain must be at least 1, got " + retain);
+      }
+    }
+  }
+
+  private final Settings settings;
+  private final CheckpointStore store;
+  private final Map<String, StateBackendFactory> backends;
+  private final Listener listener;
+  private final long epoch;
+  private final ScheduledExecutorService thread;
+  private CheckpointTarget target;
+  private long nextId;
+  private long pointerVersion;
+  private Pending pending;
+  private boolean savepointRequested;
+  private final List<CompletableFuture<CheckpointMetadata>> savepointWaiters = new ArrayList<>();
+  private final Map<String, TaskState> finals = new HashMap<>();
+  private final CompletableFuture<CheckpointMetadata> finalCheckpoint = new CompletableFuture<>();
+  private final List<CheckpointStore.Retained> retained = new ArrayList<>();
+  private boolean stopped;
+
+  private static final class Pending {
+    final long id;
+    final String kind;
+    final long startNanos = System.nanoTime();
+    final Map<String, TaskState> acks = new HashMap<>();
+    final List<CompletableFuture<CheckpointMetadata>> waiters = new ArrayList<>();
+
+    Pending(long id, String kind) {
+      this.id = id;
+      this.kind = kind;
+    }
+  }
+
+  /**
+   * A coordinator for a new run of the job: takes the run's epoch (fencing earlier runs' coordinators)
+   * and counts the retained checkpoints and savepoints as retained in the state backends, so their
+   * shared files survive garbage collection.
+   */
+  public CheckpointCoordinator(Settings settings, CheckpointStore store, CheckpointStore.Run run,
+      Map<String, StateBackendFactory> backends, Listener listener) {
+    this.settings = settings;
+    this.store = store;
+    this.backends = backends;
+    this.listener = listener;
+    this.epoch = run.epoch();
+    this.pointerVersion = store.latestVersion();
+    long maxId = store.latest().map(CheckpointStore.Pointer::id).orElse(0L);
+    retained.addAll(store.checkpoints());
+    for (CheckpointStore.Retained r : retained) {
+      maxId = Math.max(maxId, r.id());
+      retainState(store.load(r.path()));
+    }
+    for (CheckpointStore.Retained r : store.savepoints()) {
+      maxId = Math.max(maxId, r.id());
+      retainState(store.load(r.path()));
+    }
+    this.nextId = maxId + 1;
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "checkpoint-coordinator " + settings.job());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  /** Starts triggering checkpoints of {@code job} at the interval. */
+  public void start(CheckpointTarget job) {
+    thread.execute(() -> this.target = job);
+    if (settings.intervalMillis() > 0) {
+      thread.scheduleWithFixedDelay(this::tick, settings.intervalMillis(), settings.intervalMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Takes a savepoint as soon as no checkpoint is in flight; completes when it is durable and committed. */
+  public CompletableFuture<CheckpointMetadata> triggerSavepoint() {
+    CompletableFuture<CheckpointMetadata> f = new CompletableFuture<>();
+    thread.execute(() -> {
+      if (stopped || target == null) {
+        f.completeExceptionally(new IllegalStateException("the job is not running"));
+        return;
+      }
+      savepointWaiters.add(f);
+      savepointRequested = true;
+      tick();
+    });
+    return f;
+  }
+
+  /** Triggers a checkpoint now (if none is in flight); completes when it completes or is aborted. */
+  public CompletableFuture<CheckpointMetadata> triggerCheckpoint() {
+    CompletableFuture<CheckpointMetadata> f = new CompletableFuture<>();
+    thread.execute(() -> {
+      if (pending == null) {
+        tick();
+      }
+      if (pending == null) {
+        f.completeExceptionally(new IllegalStateException("no checkpoint could be triggered"));
+      } else {
+        pending.waiters.add(f);
+      }
+    });
+    return f;
+  }
+
+  /** Completes with the last checkpoint, taken once every task has finished (bounded jobs). */
+  public CompletableFuture<CheckpointMetadata> finalCheckpoint() {
+    return finalCheckpoint;
+  }
+
+  // ---- acks, from task and upload threads ----
+
+  @Override
+  public void acknowledge(long checkpointId, TaskState state) {
+    onThread(() -> {
+      if (pending != null && pending.id == checkpointId) {
+        pending.acks.put(state.taskId(), state);
+        tryComplete();
+      }
+    });
+  }
+
+  @Override
+  public void decline(long checkpointId, String task, Throwable reason) {
+    onThread(() -> {
+      if (pending != null && pending.id == checkpointId) {
+        abort("task " + task + " could not take its part: " + reason.getMessage());
+      }
+    });
+  }
+
+  @Override
+  public void finished(TaskState state) {
+    onThread(() -> {
+      finals.put(state.taskId(), state);
+      if (pending != null) {
+        tryComplete();
+      }
+      maybeFinal();
+    });
+  }
+
+  private void onThread(Runnable r) {
+    try {
+      thread.execute(r);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed: the run is over, late acks do not matter
+    }
+  }
+
+  // ---- on the coordinator thread ----
+
+  private void tick() {
+    if (stopped || target == null || pending != null || allFinished()) {
+      return;
+    }
+    String kind = savepointRequested ? CheckpointMetadata.SAVEPOINT : CheckpointMetadata.CHECKPOINT;
+    if (savepointRequested) {
+      savepointRequested = false;
+    }
+    pending = new Pending(nextId++, kind);
+    if (kind.equals(CheckpointMetadata.SAVEPOINT)) {
+      pending.waiters.addAll(savepointWaiters);
+      savepointWaiters.clear();
+    }
+    long id = pending.id;
+    if (settings.timeoutMillis() > 0) {
+      thread.schedule(() -> {
+        if (pending != null && pending.id == id) {
+          abort("not complete after " + settings.timeoutMillis() + " ms");
+        }
+      }, settings.timeoutMillis(), TimeUnit.MILLISECONDS);
+    }
+    target.trigger(id);
+    tryComplete(); // every task may have finished already
+  }
+
+  private boolean allFinished() {
+    return target != null && finals.size() == target.taskCount();
+  }
+
+  private void tryComplete() {
+    Pending p = pending;
+    List<TaskState> states = new ArrayList<>();
+    for (TaskState f : finals.values()) {
+      if (f.lastCheckpoint() < p.id && !p.acks.containsKey(f.taskId())) {
+        states.add(f);
+      }
+    }
+    states.addAll(p.acks.values());
+    if (states.size() < target.taskCount()) {
+      return;
+    }
+    pending = null;
+    complete(p.id, p.kind, p.startNanos, states, p.waiters);
+    if (savepointRequested) {
+      tick();
+    }
+  }
+
+  private void maybeFinal() {
+    if (pending != null || !allFinished() || finalCheckpoint.isDone() || stopped) {
+      return;
+    }
+    complete(nextId++, CheckpointMetadata.CHECKPOINT, System.nanoTime(), new ArrayList<>(finals.values()),
+        List.of());
+  }
+
+  private void complete(long id, String kind, long startNanos, List<TaskState> states,
+      List<CompletableFuture<CheckpointMetadata>> waiters) {
+    states.sort(Comparator.comparingInt(TaskState::stage).thenComparingInt(TaskState::subtask));
+    CheckpointMetadata md = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
+        System.currentTimeMillis(), states);
+    String path;
+    try {
+      path = store.writeMetadata(md);
+      pointerVersion = store.advance(epoch, md, path, pointerVersion);
+    } catch (FencedException e) {
+      stop(new IllegalStateException("a newer run of job " + settings.job() + " took over (epoch " + epoch
+          + " is fenced); this run stops", e), waiters);
+      return;
+    } catch (RuntimeException e) {
+      waiters.forEach(w -> w.completeExceptionally(e));
+      listener.aborted(id, "cannot record " + kind + " " + id + ": " + e.getMessage());
+      return;
+    }
+    store.addRetained(md, path);
+    try {
+      target.notifyComplete(md);
+    } catch (RuntimeException e) {
+      stop(new IllegalStateException("committing the output of " + kind + " " + id + " failed: " + e.getMessage(), e),
+          waiters);
+      return;
+    }
+    long stateBytes = 0;
+    long uploaded = 0;
+    for (TaskState t : states) {
+      for (OperatorState o : t.operators().values()) {
+        if (o.keyed() != null) {
+          stateBytes += o.keyed().stateBytes();
+          uploaded += o.keyed().uploadedBytes();
+        }
+      }
+    }
+    listener.completed(md, new CheckpointStats(id, kind, path,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), stateBytes, uploaded));
+    waiters.forEach(w -> w.complete(md));
+    if (!md.isSavepoint()) {
+      retained.add(new CheckpointStore.Retained(id, kind, path));
+      while (retained.size() > settings.retain()) {
+        discard(retained.remove(0));
+      }
+    }
+    if (allFinished() && states.stream().allMatch(TaskState::finished)) {
+      finalCheckpoint.complete(md);
+    } else {
+      maybeFinal();
+    }
+  }
+
+  private void abort(String reason) {
+    Pending p = pending;
+    pending = null;
+    IllegalStateException e = new IllegalStateException(p.kind + " " + p.id + " aborted: " + reason);
+    p.waiters.forEach(w -> w.completeExceptionally(e));
+    listener.aborted(p.id, reason);
+    maybeFinal();
+    if (savepointRequested) {
+      tick();
+    }
+  }
+
+  private void stop(Throwable reason, List<CompletableFuture<CheckpointMetadata>> waiters) {
+    stopped = true;
+    waiters.forEach(w -> w.completeExceptionally(reason));
+    finalCheckpoint.completeExceptionally(reason);
+    listener.failed(reason);
+  }
+
+  /** A checkpoint beyond the retained number: forget it and delete what only it referenced. */
+  private void discard(CheckpointStore.Retained r) {
+    CheckpointMetadata md;
+    try {
+      md = store.load(r.path());
+    } catch (RuntimeException e) {
+      store.removeRetained(r.kind(), r.id());
+      return;
+    }
+    store.removeRetained(r.kind(), r.id());
+    List<String> garbage = new ArrayList<>();
+    for (TaskState t : md.tasks()) {
+      t.operators().forEach((op, s) -> {
+        if (s.keyed() != null) {
+          StateBackendFactory f = backends.get(s.keyed().backend());
+          if (f != null) {
+            f.release(md.job(), op, s.keyed());
+          }
+        }
+        if (s.timers() != null) {
+          garbage.add(s.timers());
+        }
+      });
+    }
+    garbage.add(r.path());
+    store.deleteObjects(garbage);
+  }
+
+  private void retainState(CheckpointMetadata md) {
+    for (TaskState t : md.tasks()) {
+      t.operators().forEach((op, s) -> {
+        StateSnapshot k = s.keyed();
+        if (k != null && backends.containsKey(k.backend())) {
+          backends.get(k.backend()).retain(md.job(), op, k);
+        }
+      });
+    }
+  }
+
+  /** Stops triggering; a checkpoint in flight is abandoned. */
+  @Override
+  public void close() {
+    thread.execute(() -> stopped = true);
+    thread.shutdown();
+    try {
+      thread.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.tributary.worker.task;
+
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.checkpoint.SplitState;
+import io.tributary.checkpoint.TaskState;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateSnapshot;
+import io.tributary.worker.window.WindowOperator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Takes one task's part of a checkpoint. The synchronous part runs on the task thread when the
+ * barrier passes (split positions, timer bytes, the state backend's local snapshot, sink
+ * pre-commits); uploads finish in the background, and the task's state is acknowledged once they
+ * are durable, while the task goes on processing.
+ */
+final class TaskCheckpointer {
+  private final Checkpointing config;
+  private final String jobName;
+  private final int stage;
+  private final int subtask;
+  private final int parallelism;
+  private long lastCheckpoint = -1;
+
+  TaskCheckpointer(Checkpointing config, String jobName, int stage, int subtask, int parallelism) {
+    this.config = config;
+    this.jobName = jobName;
+    this.stage = stage;
+    this.subtask = subtask;
+    this.parallelism = parallelism;
+  }
+
+  /** Task thread, when barrier {@code checkpointId} passes the task (before it goes downstream). */
+  void snapshot(long checkpointId, StreamTask task) {
+    lastCheckpoint = checkpointId;
+    List<SplitState> splits = task.splitStates();
+    Map<String, CompletableFuture<OperatorState>> parts = new LinkedHashMap<>();
+    try {
+      for (ChainNode n : task.nodes()) {
+        parts.put(n.plan.id(), snapshotOperator(checkpointId, n));
+      }
+    } catch (RuntimeException e) {
+      config.acks().decline(checkpointId, task.name(), e);
+      return;
+    }
+    CompletableFuture.allOf(parts.values().toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
+      if (error != null) {
+        config.acks().decline(checkpointId, task.name(), error instanceof java.util.concurrent.CompletionException
+            && error.getCause() != null ? error.getCause() : error);
+        return;
+      }
+      Map<String, OperatorState> ops = new LinkedHashMap<>();
+      parts.forEach((id, f) -> ops.put(id, f.join()));
+      config.acks().acknowledge(checkpointId,
+          new TaskState(stage, subtask, parallelism, checkpointId, false, splits, ops));
+    });
+  }
+
+  private CompletableFuture<OperatorState> snapshotOperator(long checkpointId, ChainNode n) {
+    long watermark = n.watermark;
+    KeyedStateBackend state = n.keyedState();
+    if (state != null) {
+      CompletableFuture<StateSnapshot> keyed = state.snapshot(checkpointId);
+      String timers = null;
+      CompletableFuture<String> timersWritten = CompletableFuture.completedFuture(null);
+      if (n.timers != null) {
+        byte[] bytes = n.timers.snapshot(WindowOperator.namespaceCodec());
+        timers = Checkpointing.timersObject(jobName, checkpointId, n.plan.id(), subtask);
+        String name = timers;
+        timersWritten = CompletableFuture.supplyAsync(() -> {
+          try {
+            config.store().put(name, bytes);
+            return name;
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot write timers to " + name, e);
+          }
+        }, config.uploads());
+      }
+      return keyed.thenCombine(timersWritten, (k, t) -> new OperatorState(watermark, k, t, null));
+    }
+    String committable = n.operator instanceof SinkOperator sink ? sink.preCommit(checkpointId) : null;
+    return CompletableFuture.completedFuture(new OperatorState(watermark, null, null, committable));
+  }
+
+  /**
+   * Task thread, after the task finished: its final state, which stands for it in every later
+   * checkpoint (everything it produced has been sent; sinks pre-committed their last output).
+   */
+  void finished(StreamTask task) {
+    Map<String, OperatorState> ops = new LinkedHashMap<>();
+    for (ChainNode n : task.nodes()) {
+      String committable = n.operator instanceof SinkOperator sink ? sink.finalCommittable() : null;
+      ops.put(n.plan.id(), new OperatorState(Long.MAX_VALUE, null, null, committable));
+    }
+    List<SplitState> splits = new ArrayList<>(task.splitStates());
+    config.acks().finished(new TaskState(stage, subtask, parallelism, lastCheckpoint, true, splits, ops));
+  }
+}

@@ -1,0 +1,83 @@
+package io.tributary.checkpoint;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A completed checkpoint or savepoint: what every task contributed. Written once, as an immutable
+ * object, before the job's latest-checkpoint pointer names it (contract C9).
+ *
+ * @param job the job's name
+ * @param id the checkpoint id, growing across the job's runs
+ * @param kind {@code checkpoint} or {@code savepoint}
+ * @param epoch the coordinator epoch that wrote it
+ * @param maxParallelism the job's number of key groups; state cannot be restored under another
+ * @param createdAtMillis wall-clock completion time
+ * @param tasks every task's state
+ */
+public record CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism,
+    long createdAtMillis, List<TaskState> tasks) {
+  public static final String CHECKPOINT = "checkpoint";
+  public static final String SAVEPOINT = "savepoint";
+
+  public CheckpointMetadata {
+    tasks = List.copyOf(tasks);
+  }
+
+  @JsonIgnore
+  public boolean isSavepoint() {
+    return SAVEPOINT.equals(kind);
+  }
+
+  /** Pre-commits by sink operator id, in task order. */
+  public Map<String, List<String>> committables() {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (TaskState t : tasks) {
+      t.operators().forEach((op, s) -> {
+        if (s.committable() != null) {
+          out.computeIfAbsent(op, k -> new ArrayList<>()).add(s.committable());
+        }
+      });
+    }
+    return out;
+  }
+
+  /** The states of operator {@code operatorId} in every task that ran it. */
+  public List<OperatorState> operator(String operatorId) {
+    List<OperatorState> out = new ArrayList<>();
+    for (TaskState t : tasks) {
+      OperatorState s = t.operators().get(operatorId);
+      if (s != null) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** The parallelism operator {@code operatorId} ran at, or 0 if it is not in this checkpoint. */
+  public int parallelismOf(String operatorId) {
+    int p = 0;
+    for (TaskState t : tasks) {
+      if (t.operators().containsKey(operatorId)) {
+        p = Math.max(p, t.parallelism());
+      }
+    }
+    return p;
+  }
+
+  /** Every split's state, by split id (split ids are unique within a source operator). */
+  public Map<String, SplitState> splits(String sourceOperatorId) {
+    Map<String, SplitState> out = new TreeMap<>();
+    for (TaskState t : tasks) {
+      if (t.operators().containsKey(sourceOperatorId)) {
+        for (SplitState s : t.splits()) {
+          out.put(s.split(), s);
+        }
+      }
+    }
+    return out;
+  }
+}

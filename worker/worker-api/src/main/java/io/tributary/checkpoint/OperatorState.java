@@ -1,0 +1,13 @@
+package io.tributary.checkpoint;
+
+import io.tributary.state.StateSnapshot;
+
+/**
+ * One operator instance's part of a checkpoint.
+ *
+ * @param watermark the operator's event-time watermark when the barrier passed it
+ * @param keyed its keyed state, or null when it has none
+ * @param timers the object holding its serialized timers, or null when it has none
+ * @param committable what its sink writer pre-committed (contract C10), or null
+ */
+public record OperatorState(long watermark, StateSnapshot keyed, String timers, String committable) {}
