@@ -54,8 +54,17 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   }
 
   /** Figures of one completed checkpoint. */
-  public record CheckpointStats(long id, String kind, String path, long durationMillis, long stateBytes,
-      long uploadedBytes) {}
+  /**
+   * Figures of one completed checkpoint.
+   *
+   * @param durationMillis from trigger to completion (metadata written, pointer advanced, output committed)
+   * @param maxAlignmentNanos the longest any task's barrier waited for its slowest input channel
+   * @param maxSyncNanos the longest snapshot time on a task thread
+   * @param stateBytes size of the keyed state it describes
+   * @param uploadedBytes state bytes uploaded for it (new files only, C6)
+   */
+  public record CheckpointStats(long id, String kind, String path, long durationMillis, long maxAlignmentNanos,
+      long maxSyncNanos, long stateBytes, long uploadedBytes) {}
 
   /**
    * @param job the job's name
@@ -308,7 +317,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     }
     long stateBytes = 0;
     long uploaded = 0;
+    long alignment = 0;
+    long sync = 0;
     for (TaskState t : states) {
+      alignment = Math.max(alignment, t.alignmentNanos());
+      sync = Math.max(sync, t.syncNanos());
       for (OperatorState o : t.operators().values()) {
         if (o.keyed() != null) {
           stateBytes += o.keyed().stateBytes();
@@ -317,7 +330,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       }
     }
     listener.completed(md, new CheckpointStats(id, kind, path,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), stateBytes, uploaded));
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), alignment, sync, stateBytes, uploaded));
     waiters.forEach(w -> w.complete(md));
     if (!md.isSavepoint()) {
       retained.add(new CheckpointStore.Retained(id, kind, path));

@@ -12,11 +12,13 @@ import java.util.Map;
  * @param lastCheckpoint the last checkpoint whose barrier the task processed ({@code -1}: none); for a
  *     task's final state it tells the coordinator which later checkpoints the final state stands for
  * @param finished whether this is the state the task ended with (input ended, results flushed)
+ * @param alignmentNanos how long the barrier waited for the slowest input channel (0 for sources)
+ * @param syncNanos time the snapshot took on the task thread (the rest ran in the background)
  * @param splits the splits this subtask read, in order
  * @param operators by operator id
  */
 public record TaskState(int stage, int subtask, int parallelism, long lastCheckpoint, boolean finished,
-    List<SplitState> splits, Map<String, OperatorState> operators) {
+    long alignmentNanos, long syncNanos, List<SplitState> splits, Map<String, OperatorState> operators) {
   public TaskState {
     splits = List.copyOf(splits);
     operators = Map.copyOf(operators);

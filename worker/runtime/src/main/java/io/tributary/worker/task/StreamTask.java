@@ -41,6 +41,7 @@ public final class StreamTask implements Runnable {
   private TaskCheckpointer checkpointer;
   /** Input ended: no barrier may be injected any more. */
   private boolean inputEnded;
+  private long pendingAlignmentNanos;
 
   /** Told when the task ends. */
   public interface TaskListener {
@@ -101,6 +102,7 @@ public final class StreamTask implements Runnable {
   /** The time the last aligned barrier waited for the slowest channel. */
   void alignmentNanos(long nanos) {
     counters.alignmentNanos = nanos;
+    pendingAlignmentNanos = nanos;
   }
 
   /** Whether this task reads source splits. */
@@ -226,7 +228,8 @@ public final class StreamTask implements Runnable {
       n.operator.onBarrier(checkpointId);
     }
     if (checkpointer != null) {
-      checkpointer.snapshot(checkpointId, this);
+      checkpointer.snapshot(checkpointId, this, pendingAlignmentNanos);
+      pendingAlignmentNanos = 0;
     }
     Barrier barrier = new Barrier(checkpointId);
     for (ExchangeOutput e : allExchanges) {

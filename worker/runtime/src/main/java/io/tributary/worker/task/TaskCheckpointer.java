@@ -37,7 +37,8 @@ final class TaskCheckpointer {
   }
 
   /** Task thread, when barrier {@code checkpointId} passes the task (before it goes downstream). */
-  void snapshot(long checkpointId, StreamTask task) {
+  void snapshot(long checkpointId, StreamTask task, long alignmentNanos) {
+    long start = System.nanoTime();
     lastCheckpoint = checkpointId;
     List<SplitState> splits = task.splitStates();
     Map<String, CompletableFuture<OperatorState>> parts = new LinkedHashMap<>();
@@ -49,6 +50,7 @@ final class TaskCheckpointer {
       config.acks().decline(checkpointId, task.name(), e);
       return;
     }
+    long syncNanos = System.nanoTime() - start;
     CompletableFuture.allOf(parts.values().toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
       if (error != null) {
         config.acks().decline(checkpointId, task.name(), error instanceof java.util.concurrent.CompletionException
@@ -58,7 +60,7 @@ final class TaskCheckpointer {
       Map<String, OperatorState> ops = new LinkedHashMap<>();
       parts.forEach((id, f) -> ops.put(id, f.join()));
       config.acks().acknowledge(checkpointId,
-          new TaskState(stage, subtask, parallelism, checkpointId, false, splits, ops));
+          new TaskState(stage, subtask, parallelism, checkpointId, false, alignmentNanos, syncNanos, splits, ops));
     });
   }
 
@@ -99,6 +101,6 @@ final class TaskCheckpointer {
       ops.put(n.plan.id(), new OperatorState(Long.MAX_VALUE, null, null, committable));
     }
     List<SplitState> splits = new ArrayList<>(task.splitStates());
-    config.acks().finished(new TaskState(stage, subtask, parallelism, lastCheckpoint, true, splits, ops));
+    config.acks().finished(new TaskState(stage, subtask, parallelism, lastCheckpoint, true, 0, 0, splits, ops));
   }
 }

@@ -148,6 +148,43 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return s;
   }
 
+  /**
+   * Opens, several at once, the shards of the key groups of {@code keys} that are not open yet, so
+   * that writing many key groups at once (a cache flush before a snapshot) does not open them one
+   * after another on the task thread.
+   */
+  public void openShards(Iterable<Key> keys) {
+    checkOpen();
+    java.util.Set<Integer> missing = new java.util.TreeSet<>();
+    for (Key k : keys) {
+      int index = k.keyGroup(maxParallelism) - range.start();
+      if (index >= 0 && index < shards.length && shards[index] == null) {
+        missing.add(index);
+      }
+    }
+    if (missing.size() < 2) {
+      return;
+    }
+    Map<Integer, CompletableFuture<Shard>> opening = new java.util.HashMap<>();
+    for (int index : missing) {
+      opening.put(index, CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints));
+    }
+    RuntimeException failure = null;
+    for (Map.Entry<Integer, CompletableFuture<Shard>> e : opening.entrySet()) {
+      try {
+        shards[e.getKey()] = e.getValue().join();
+      } catch (java.util.concurrent.CompletionException ex) {
+        if (failure == null) {
+          failure = ex.getCause() instanceof RuntimeException r ? r : ex;
+        }
+      }
+    }
+    currentShard = null; // re-resolved from shards[] on next access
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
   private Shard openShard(int index) {
     int group = range.start() + index;
     Path dir = workDir.resolve("kg-" + group);
@@ -230,6 +267,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       for (int i = 0; i < shards.length; i++) {
         collect(i, checkpointId, taken, reused);
       }
+      checkpointShards(taken);
     } catch (RuntimeException e) {
       taken.forEach(t -> t.shard().uploadEnded(null, null));
       taken.forEach(t -> SnapshotWriter.deleteQuietly(t.dir()));
@@ -257,9 +295,28 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     Path dir = stagingDir.resolve("chk-" + checkpointId + "-kg-" + s.keyGroup());
     SnapshotWriter.deleteQuietly(dir);
     dir.getParent().toFile().mkdirs();
-    s.checkpoint(dir);
     s.uploadStarted();
     taken.add(new SnapshotWriter.Taken(s, dir));
+  }
+
+  /**
+   * Flushes and checkpoints the changed shards, several at once (each is a few fsyncs); the task
+   * thread waits, so no shard is written meanwhile.
+   */
+  private void checkpointShards(List<SnapshotWriter.Taken> taken) {
+    if (taken.size() == 1) {
+      taken.get(0).shard().checkpoint(taken.get(0).dir());
+      return;
+    }
+    List<CompletableFuture<Void>> running = new ArrayList<>(taken.size());
+    for (SnapshotWriter.Taken t : taken) {
+      running.add(CompletableFuture.runAsync(() -> t.shard().checkpoint(t.dir()), env.shardCheckpoints));
+    }
+    try {
+      CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0])).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   /** A shard unchanged since its last manifest. */

@@ -65,6 +65,10 @@ final class RocksResources implements AutoCloseable {
         .setStatsPersistPeriodSec(0)
         .setAvoidUnnecessaryBlockingIO(true)
         .setMaxBackgroundJobs(2);
+    // a snapshot flushes many shards at once (ForstEnvironment.shardCheckpoints); the shards share
+    // the default environment, whose flush pool would otherwise run those flushes one at a time
+    org.rocksdb.Env.getDefault().setBackgroundThreads(ForstEnvironment.SHARD_CHECKPOINT_THREADS,
+        org.rocksdb.Priority.HIGH);
   }
 
   Options options() {

@@ -133,6 +133,9 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
   @Override
   public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
     checkOpen();
+    if (inner instanceof io.tributary.state.forst.rocks.ForstKeyedStateBackend forst) {
+      forst.openShards(cache.dirtyKeys());
+    }
     cache.flushAll();
     return inner.snapshot(checkpointId);
   }

@@ -52,6 +52,17 @@ final class StateCache {
   }
 
   /** Writes the dirty entries of every slot down; they stay cached, clean. */
+  /** The keys of slots with changes not yet written to the inner backend. */
+  java.util.List<io.tributary.state.Key> dirtyKeys() {
+    java.util.List<io.tributary.state.Key> keys = new java.util.ArrayList<>();
+    for (Slot<?> s = lru.next; s != lru; s = s.next) {
+      if (s.dirty) {
+        keys.add(s.key);
+      }
+    }
+    return keys;
+  }
+
   void flushAll() {
     for (Slot<?> s = lru.next; s != lru; s = s.next) {
       if (s.dirty) {

@@ -1,0 +1,363 @@
+package io.tributary.scheduler.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.CheckpointTarget;
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.checkpoint.TaskState;
+import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
+import io.tributary.state.store.InMemoryObjectStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The checkpoint coordinator against a fake job whose task acknowledgements the test sends
+ * (contract C9): completion needs every task, the metadata object is written and the latest
+ * pointer advanced before the job commits, declines abort, finished tasks stand in with their final
+ * state, old checkpoints are deleted, and a coordinator of an older run can neither move the
+ * pointer nor commit.
+ */
+class CheckpointCoordinatorTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final String JOB = "orders";
+
+  @TempDir
+  Path dir;
+
+  private final InMemoryObjectStore objects = new InMemoryObjectStore();
+  private final List<CheckpointCoordinator> coordinators = new ArrayList<>();
+  private EmbeddedMetadataStore metadata;
+  private CheckpointStore store;
+
+  @BeforeEach
+  void open() {
+    metadata = new EmbeddedMetadataStore(dir);
+    store = new CheckpointStore(JOB, objects, metadata);
+  }
+
+  @AfterEach
+  void close() {
+    coordinators.forEach(CheckpointCoordinator::close);
+    metadata.close();
+  }
+
+  @Test
+  void aCheckpointCompletesOnceEveryTaskAckedAndCommitsOnlyAfterThePointerNamesIt() throws Exception {
+    Run run = start(2, 3);
+    CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
+    long id = run.job.nextTrigger();
+    assertThat(id).isEqualTo(1);
+
+    run.ack(id, acked(0, id));
+    String path = store.metadataPath(CheckpointMetadata.CHECKPOINT, id);
+    assertThat(done).as("one of two tasks acknowledged").isNotDone();
+    assertThat(objects.exists(path)).isFalse();
+    assertThat(store.latest()).isEmpty();
+    assertThat(run.job.notified).isEmpty();
+
+    run.ack(id, acked(1, id));
+    CheckpointMetadata md = done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(md.id()).isEqualTo(id);
+    assertThat(md.epoch()).isEqualTo(run.epoch);
+    assertThat(md.tasks()).extracting(TaskState::taskId).containsExactly("0/0", "1/0");
+    assertThat(store.load(path)).isEqualTo(md);
+    assertThat(store.latest()).hasValueSatisfying(p -> {
+      assertThat(p.id()).isEqualTo(id);
+      assertThat(p.path()).isEqualTo(path);
+    });
+    assertThat(run.job.notified).containsExactly(md);
+    assertThat(run.job.latestWhenNotified).as("the pointer had advanced when the job committed").containsExactly(id);
+    CheckpointCoordinator.CheckpointStats stats = run.events.completed.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(stats).isNotNull();
+    assertThat(stats.path()).isEqualTo(path);
+  }
+
+  @Test
+  void aDeclineAbortsTheCheckpointAndItsLateAcksAreIgnored() throws Exception {
+    Run run = start(2, 3);
+    CompletableFuture<CheckpointMetadata> first = run.coordinator.triggerCheckpoint();
+    long id = run.job.nextTrigger();
+    run.ack(id, acked(0, id));
+    run.coordinator.decline(id, "stage 1 (1/1)", new IOException("disk full"));
+
+    assertThat(run.events.aborted.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .startsWith(id + ": ").contains("stage 1 (1/1)").contains("disk full");
+    assertThatThrownBy(() -> first.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .isInstanceOf(ExecutionException.class).hasMessageContaining("aborted");
+    run.coordinator.acknowledge(id, acked(1, id)); // too late
+
+    CompletableFuture<CheckpointMetadata> second = run.coordinator.triggerCheckpoint();
+    long next = run.job.nextTrigger();
+    assertThat(next).as("ids are never reused").isGreaterThan(id);
+    run.ack(next, acked(0, next));
+    run.ack(next, acked(1, next));
+    assertThat(second.get(WAIT.toMillis(), TimeUnit.MILLISECONDS).id()).isEqualTo(next);
+
+    assertThat(objects.exists(store.metadataPath(CheckpointMetadata.CHECKPOINT, id))).isFalse();
+    assertThat(run.job.notified).extracting(CheckpointMetadata::id).containsExactly(next);
+    assertThat(store.latest().orElseThrow().id()).isEqualTo(next);
+  }
+
+  @Test
+  void aTaskThatFinishedStandsInLaterCheckpointsWithItsFinalState() throws Exception {
+    Run run = start(2, 3);
+    run.coordinator.finished(finalState(0, -1));
+    CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
+    long id = run.job.nextTrigger();
+    run.ack(id, acked(1, id));
+
+    CheckpointMetadata md = done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(md.tasks()).extracting(TaskState::taskId, TaskState::finished)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("0/0", true), org.assertj.core.groups.Tuple.tuple("1/0", false));
+    assertThat(md.committables()).containsEntry("op-0", List.of("final-0")).containsEntry("op-1", List.of("pre-1-" + id));
+    assertThat(run.coordinator.finalCheckpoint()).as("task 1/0 still runs").isNotDone();
+
+    run.coordinator.finished(finalState(1, id));
+    CheckpointMetadata last = run.coordinator.finalCheckpoint().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(last.id()).isGreaterThan(id);
+    assertThat(last.tasks()).allMatch(TaskState::finished);
+    assertThat(last.committables()).containsEntry("op-0", List.of("final-0")).containsEntry("op-1", List.of("final-1"));
+    assertThat(store.latest().orElseThrow().id()).isEqualTo(last.id());
+    assertThat(run.job.notified).extracting(CheckpointMetadata::id).containsExactly(id, last.id());
+  }
+
+  @Test
+  void aFinalStateDoesNotStandForACheckpointWhoseBarrierTheTaskAlreadyTook() throws Exception {
+    Run run = start(2, 3);
+    CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
+    long id = run.job.nextTrigger();
+    // task 0/0 took barrier `id` (its upload is still running), then its input ended
+    run.coordinator.finished(finalState(0, id));
+    run.ack(id, acked(1, id));
+    assertThat(done).as("task 0/0's part of the checkpoint is not durable yet").isNotDone();
+
+    run.ack(id, acked(0, id));
+    CheckpointMetadata md = done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(md.tasks()).noneMatch(TaskState::finished);
+    assertThat(md.committables()).containsEntry("op-0", List.of("pre-0-" + id));
+  }
+
+  @Test
+  void retentionKeepsTheNewestCheckpointsAndSavepointsAndDeletesTheRest() throws Exception {
+    Run run = start(1, 2);
+    List<Long> ids = new ArrayList<>();
+    ids.add(run.checkpoint(false));
+    ids.add(run.checkpoint(false));
+    long savepoint = run.checkpoint(true);
+    ids.add(run.checkpoint(false));
+    ids.add(run.checkpoint(false));
+
+    List<String> gone = List.of(checkpointPath(ids.get(0)), timers(ids.get(0)), checkpointPath(ids.get(1)),
+        timers(ids.get(1)));
+    await("the two oldest checkpoints are deleted", () -> gone.stream().noneMatch(objects::exists));
+    for (long kept : ids.subList(2, 4)) {
+      assertThat(objects.exists(checkpointPath(kept))).isTrue();
+      assertThat(objects.exists(timers(kept))).isTrue();
+    }
+    assertThat(objects.exists(store.metadataPath(CheckpointMetadata.SAVEPOINT, savepoint))).isTrue();
+    assertThat(store.checkpoints()).extracting(CheckpointStore.Retained::id).containsExactlyElementsOf(ids.subList(2, 4));
+    assertThat(store.savepoints()).extracting(CheckpointStore.Retained::id).containsExactly(savepoint);
+  }
+
+  @Test
+  void retentionGoesOnInTheNextRun() throws Exception {
+    Run first = start(1, 2);
+    long a = first.checkpoint(false);
+    long b = first.checkpoint(false);
+    first.coordinator.close();
+
+    Run second = start(1, 2);
+    long c = second.checkpoint(false);
+    assertThat(c).isGreaterThan(b);
+    await("checkpoint " + a + " of the first run is deleted", () -> !objects.exists(checkpointPath(a)));
+    assertThat(store.checkpoints()).extracting(CheckpointStore.Retained::id).containsExactly(b, c);
+  }
+
+  @Test
+  void aStaleCoordinatorCanNeitherAdvanceThePointerNorCommit() throws Exception {
+    Run stale = start(1, 3);
+    long committed = stale.checkpoint(false);
+    CompletableFuture<CheckpointMetadata> inFlight = stale.coordinator.triggerCheckpoint();
+    long id = stale.job.nextTrigger();
+
+    Run current = start(1, 3); // a new run of the job takes a newer epoch
+    assertThat(current.epoch).isGreaterThan(stale.epoch);
+    stale.coordinator.acknowledge(id, acked(0, id));
+
+    Throwable failure = stale.events.failed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(failure).hasMessageContaining("newer run");
+    assertThatThrownBy(() -> inFlight.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(ExecutionException.class);
+    assertThat(store.latest().orElseThrow().id()).as("the pointer did not move").isEqualTo(committed);
+    assertThat(stale.job.notified).extracting(CheckpointMetadata::id).containsExactly(committed);
+    assertThat(stale.events.completed).hasSize(1);
+    assertThatThrownBy(() -> stale.coordinator.triggerCheckpoint().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .as("a fenced coordinator triggers nothing more").isInstanceOf(ExecutionException.class);
+    assertThat(current.job.notified).isEmpty();
+  }
+
+  @Disabled("main-code bug: a stale coordinator writes chk-<n>/_metadata before its fenced pointer write fails, "
+      + "and the new run's coordinator, which chose the same next id, then cannot write chk-<n> (putIfAbsent) and "
+      + "aborts its checkpoint; see the report")
+  @Test
+  void aNewRunCompletesItsFirstCheckpointWhateverAStaleCoordinatorLeftBehind() throws Exception {
+    Run stale = start(1, 3);
+    stale.checkpoint(false);
+    stale.coordinator.triggerCheckpoint();
+    long staleId = stale.job.nextTrigger();
+    Run current = start(1, 3);
+    stale.coordinator.acknowledge(staleId, acked(0, staleId));
+    stale.events.failed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+    CompletableFuture<CheckpointMetadata> done = current.coordinator.triggerCheckpoint();
+    long id = current.job.nextTrigger();
+    current.ack(id, acked(0, id));
+    CheckpointMetadata md = done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(md.epoch()).isEqualTo(current.epoch);
+    assertThat(store.latest().orElseThrow().id()).isEqualTo(md.id());
+    assertThat(store.load(store.latest().orElseThrow().path()).epoch()).isEqualTo(current.epoch);
+  }
+
+  // ---- fixture ----
+
+  /** A coordinator of a new run of the job, started on a fake job of {@code tasks} tasks. */
+  private Run start(int tasks, int retain) {
+    CheckpointStore.Run r = store.beginRun(1);
+    FakeJob job = new FakeJob(tasks);
+    Events events = new Events();
+    CheckpointCoordinator c = new CheckpointCoordinator(
+        new CheckpointCoordinator.Settings(JOB, 128, 0, 0, retain), store, r, Map.of(), events);
+    coordinators.add(c);
+    c.start(job);
+    return new Run(c, job, events, r.epoch());
+  }
+
+  private record Run(CheckpointCoordinator coordinator, FakeJob job, Events events, long epoch) {
+    /** Acknowledges and waits until the coordinator has handled the ack. */
+    void ack(long id, TaskState state) {
+      int before = job.consulted.get();
+      coordinator.acknowledge(id, state);
+      await("the coordinator handles the ack of " + state.taskId(), () -> job.consulted.get() > before);
+    }
+
+    /** Takes a checkpoint (or savepoint) of a one-task job whose state has a timers object. */
+    long checkpoint(boolean savepoint) throws Exception {
+      CompletableFuture<CheckpointMetadata> f =
+          savepoint ? coordinator.triggerSavepoint() : coordinator.triggerCheckpoint();
+      long id = job.nextTrigger();
+      String timers = timers(id);
+      job.objects.put(timers, "timers".getBytes(StandardCharsets.UTF_8));
+      coordinator.acknowledge(id, new TaskState(0, 0, 1, id, false, 0, 0, List.of(),
+          Map.of("op-0", new OperatorState(7, null, timers, null))));
+      CheckpointMetadata md = f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(md.isSavepoint()).isEqualTo(savepoint);
+      return id;
+    }
+  }
+
+  /** A job as the coordinator sees it: records triggers and commits. */
+  private final class FakeJob implements CheckpointTarget {
+    final int tasks;
+    final InMemoryObjectStore objects = CheckpointCoordinatorTest.this.objects;
+    final BlockingQueue<Long> triggered = new LinkedBlockingQueue<>();
+    final List<CheckpointMetadata> notified = new CopyOnWriteArrayList<>();
+    final List<Long> latestWhenNotified = new CopyOnWriteArrayList<>();
+    /** How often the coordinator asked for the task count: it does on every ack it handles. */
+    final AtomicInteger consulted = new AtomicInteger();
+
+    FakeJob(int tasks) {
+      this.tasks = tasks;
+    }
+
+    @Override
+    public int taskCount() {
+      consulted.incrementAndGet();
+      return tasks;
+    }
+
+    @Override
+    public void trigger(long checkpointId) {
+      triggered.add(checkpointId);
+    }
+
+    @Override
+    public void notifyComplete(CheckpointMetadata md) {
+      latestWhenNotified.add(store.latest().map(CheckpointStore.Pointer::id).orElse(-1L));
+      notified.add(md);
+    }
+
+    long nextTrigger() throws InterruptedException {
+      Long id = triggered.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(id).as("a checkpoint was triggered").isNotNull();
+      return id;
+    }
+  }
+
+  private static final class Events implements CheckpointCoordinator.Listener {
+    final BlockingQueue<CheckpointCoordinator.CheckpointStats> completed = new LinkedBlockingQueue<>();
+    final BlockingQueue<String> aborted = new LinkedBlockingQueue<>();
+    final CompletableFuture<Throwable> failed = new CompletableFuture<>();
+
+    @Override
+    public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
+      completed.add(stats);
+    }
+
+    @Override
+    public void aborted(long checkpointId, String reason) {
+      aborted.add(checkpointId + ": " + reason);
+    }
+
+    @Override
+    public void failed(Throwable reason) {
+      failed.complete(reason);
+    }
+  }
+
+  private static TaskState acked(int stage, long checkpointId) {
+    return new TaskState(stage, 0, 1, checkpointId, false, 10, 20, List.of(),
+        Map.of("op-" + stage, new OperatorState(5, null, null, "pre-" + stage + "-" + checkpointId)));
+  }
+
+  private static TaskState finalState(int stage, long lastCheckpoint) {
+    return new TaskState(stage, 0, 1, lastCheckpoint, true, 0, 0, List.of(),
+        Map.of("op-" + stage, new OperatorState(Long.MAX_VALUE, null, null, "final-" + stage)));
+  }
+
+  private String checkpointPath(long id) {
+    return store.metadataPath(CheckpointMetadata.CHECKPOINT, id);
+  }
+
+  private static String timers(long id) {
+    return JOB + "/checkpoints/chk-" + id + "/timers/op-0-0";
+  }
+
+  private static void await(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + WAIT + ": " + what);
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
