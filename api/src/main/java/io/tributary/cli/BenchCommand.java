@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 
 /** Benchmarks: commands that print figures. */
 @Command(name = "bench", description = "Run a benchmark and print its figures.",
-    subcommands = {NexmarkBench.class, StateBench.class})
+    subcommands = {NexmarkBench.class, StateBench.class, CheckpointBench.class})
 final class BenchCommand implements Runnable {
   @Override
   public void run() {

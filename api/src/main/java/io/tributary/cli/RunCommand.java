@@ -67,6 +67,11 @@ final class RunCommand implements Callable<Integer> {
       description = "completed checkpoints to keep; older ones are deleted (default ${DEFAULT-VALUE})")
   int retain;
 
+  @Option(names = "--savepoint-on-stop",
+      description = {"on Ctrl-C or SIGTERM, take a savepoint before stopping (its output is committed);",
+          "resume it later, at any parallelism, with --restore PATH"})
+  boolean savepointOnStop;
+
   @Option(names = "--max-restarts", defaultValue = "5",
       description = "restarts in a row after failures before the run gives up (default ${DEFAULT-VALUE})")
   int maxRestarts;
@@ -118,6 +123,9 @@ final class RunCommand implements Callable<Integer> {
     Thread hook = new Thread(() -> {
       interrupted.set(true);
       try {
+        if (savepointOnStop) {
+          takeSavepoint(runner, err);
+        }
         runner.cancel();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -141,6 +149,16 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
+  private static void takeSavepoint(JobRunner runner, PrintStream err) throws InterruptedException {
+    err.println("tributary: taking a savepoint before stopping");
+    try {
+      CheckpointMetadata sp = runner.savepoint().get(2, TimeUnit.MINUTES);
+      err.println("tributary: resume with --restore " + sp.job() + "/savepoints/sp-" + sp.id());
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      err.println("tributary: no savepoint: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+    }
+  }
+
   private Thread progressReporter(JobRunner runner, PrintStream err) {
     long every = progressInterval.toMillis();
     Thread t = new Thread(() -> {
@@ -153,6 +171,7 @@ final class RunCommand implements Callable<Integer> {
           if (j != shown) {
             shown = j;
             progress = j == null ? null : new Progress(j.metrics(), err);
+            continue; // report once the new run has had an interval to make progress
           }
           if (progress != null) {
             progress.report();

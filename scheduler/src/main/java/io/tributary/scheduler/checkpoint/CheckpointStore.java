@@ -143,7 +143,9 @@ public final class CheckpointStore {
     try {
       return CheckpointCodec.decode(objects.getBytes(path));
     } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException("no checkpoint or savepoint at " + objects.url() + "/" + path);
+      String url = objects.url();
+      throw new IllegalArgumentException("no checkpoint or savepoint at " + url + (url.endsWith("/") ? "" : "/")
+          + path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read checkpoint metadata " + path + ": " + e.getMessage(), e);
     }

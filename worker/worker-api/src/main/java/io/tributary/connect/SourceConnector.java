@@ -29,6 +29,21 @@ public interface SourceConnector {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resume from a position");
   }
 
+  /**
+   * Whether {@link #splits} depends on the parallelism (generators slice their sequence into one
+   * split per subtask). On a restore at another parallelism such a source resumes exactly the
+   * splits of the checkpoint, found with {@link #splitOf}; other sources add splits that appeared
+   * since (new files, new partitions).
+   */
+  default boolean splitsFollowParallelism() {
+    return false;
+  }
+
+  /** The split with id {@code id}, as a checkpoint recorded it; null if this source cannot make it. */
+  default SourceSplit splitOf(String id) {
+    return null;
+  }
+
   /** Whether every split ends by itself (file, bounded generators). */
   boolean bounded();
 }

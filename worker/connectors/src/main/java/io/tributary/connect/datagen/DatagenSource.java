@@ -46,6 +46,16 @@ public final class DatagenSource implements SourceConnector {
   }
 
   @Override
+  public boolean splitsFollowParallelism() {
+    return true;
+  }
+
+  @Override
+  public SourceSplit splitOf(String id) {
+    return GeneratorSplit.parse(sourceId, id);
+  }
+
+  @Override
   public SplitReader open(SourceSplit split) {
     return open(split, null);
   }

@@ -18,6 +18,18 @@ public record GeneratorSplit(String sourceId, int index, int count) implements S
     return sourceId + "-" + index + "-of-" + count;
   }
 
+  /** The split of {@code sourceId} with id {@code id} ({@code <source>-<index>-of-<count>}), or null. */
+  public static GeneratorSplit parse(String sourceId, String id) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(sourceId)
+        + "-(\\d+)-of-(\\d+)").matcher(id);
+    if (!m.matches()) {
+      return null;
+    }
+    int index = Integer.parseInt(m.group(1));
+    int count = Integer.parseInt(m.group(2));
+    return count >= 1 && index < count ? new GeneratorSplit(sourceId, index, count) : null;
+  }
+
   /** Splits {@code 0..count-1} of a generator. */
   public static java.util.List<GeneratorSplit> all(String sourceId, int count) {
     return java.util.stream.IntStream.range(0, Math.max(1, count))

@@ -417,7 +417,36 @@ public final class TaskGraph {
 
   private List<? extends SourceSplit> splitsOf(StagePlan stage) {
     SourcePlan sp = (SourcePlan) stage.operators().get(0);
-    return sourceSplits.computeIfAbsent(stage.id(), k -> sourceConnector(stage, sp).splits(stage.parallelism()));
+    return sourceSplits.computeIfAbsent(stage.id(), k -> {
+      SourceConnector connector = sourceConnector(stage, sp);
+      List<? extends SourceSplit> current = connector.splits(stage.parallelism());
+      java.util.Set<String> restoredIds = restore == null ? java.util.Set.of() : restore.splits(sp.id()).keySet();
+      if (restoredIds.isEmpty()) {
+        return current;
+      }
+      // resume the checkpoint's splits whatever the parallelism now (C7 for sources)
+      Map<String, SourceSplit> byId = new LinkedHashMap<>();
+      for (SourceSplit s : current) {
+        byId.put(s.id(), s);
+      }
+      List<SourceSplit> out = new ArrayList<>();
+      for (String id : restoredIds) {
+        SourceSplit s = byId.containsKey(id) ? byId.get(id) : connector.splitOf(id);
+        if (s == null) {
+          throw new RestoreException("source '" + sp.id() + "' cannot resume split '" + id + "' of " + restore.kind()
+              + " " + restore.id() + "; restore at the parallelism it was taken with, or start without state");
+        }
+        out.add(s);
+      }
+      if (!connector.splitsFollowParallelism()) {
+        for (SourceSplit s : current) {
+          if (!restoredIds.contains(s.id())) {
+            out.add(s); // appeared since the checkpoint
+          }
+        }
+      }
+      return out;
+    });
   }
 
   /**

@@ -1,0 +1,804 @@
+package io.tributary.cli;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.TaskState;
+import io.tributary.connect.SinkConnector;
+import io.tributary.connect.SourceConnector;
+import io.tributary.connect.SourceSplit;
+import io.tributary.connect.SplitOutput;
+import io.tributary.connect.SplitReader;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.run.JobRunner;
+import io.tributary.run.RestartPolicy;
+import io.tributary.run.RestorePolicy;
+import io.tributary.run.RunFailedException;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator.CheckpointStats;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
+import io.tributary.spec.JobSpecs;
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.forst.rocks.ForstMetrics;
+import io.tributary.state.forst.rocks.ForstStateBackendFactory;
+import io.tributary.state.forst.store.InstrumentedObjectStore;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.heap.HeapStateBackendFactory;
+import io.tributary.worker.job.Failure;
+import io.tributary.worker.job.JobOptions;
+import io.tributary.worker.job.LocalJob;
+import io.tributary.worker.task.ConnectorFactory;
+import io.tributary.worker.task.StreamTask;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tributary bench checkpoint}: what checkpoints cost a Nexmark window job under load, and
+ * how long a job with large keyed state takes from a failure to processing again.
+ *
+ * <p>Throughput: the {@code count} query (bids per auction in 10 s tumbling windows) runs three
+ * times over the same bounded stream of bids through {@link JobRunner}: without periodic
+ * checkpoints (interval 0: only the final checkpoint every bounded run ends with), with one every
+ * 10 s and with one every 1 s. It prints events per second against the first run, and the periodic
+ * checkpoints' duration, barrier alignment, synchronous snapshot time and bytes uploaded. Unless
+ * {@code --events} is given, the runs are sized from the rate of a warm-up run to last about
+ * {@code --run-seconds} each.
+ *
+ * <p>Recovery: an unbounded job keyed by (bidder, auction), with {@value #AGGREGATES} aggregates per
+ * one-day window so that the windows stay open, grows its keyed state under periodic checkpoints.
+ * Once a completed checkpoint describes {@code --state-size} of keyed state (or after
+ * {@code --build-timeout}), the source throws once; the figure runs from that throw until the
+ * restarted job's window tasks process records again: detection and teardown, the restart backoff
+ * (reported apart), starting the job, and the first records, which pay for fetching state (forst
+ * restores lazily, per key group on first access). The restarted job gets a fresh local file cache,
+ * as a replacement machine would, unless {@code --warm-cache}.
+ *
+ * <p>Everything goes to a temporary directory (under {@code --work-dir} if given), deleted at the
+ * end. The figures are printed against the targets; nothing is asserted.
+ */
+@Command(name = "checkpoint", description = {
+    "Checkpoint cost and recovery: throughput of a Nexmark window job without checkpoints and with one every",
+    "10 s and every 1 s; checkpoint duration, alignment and bytes uploaded; time from a failure to processing",
+    "again for a job with large keyed state."})
+final class CheckpointBench implements Callable<Integer> {
+  private static final long[] INTERVALS = {0, 10_000, 1_000};
+  private static final double TARGET_COST = 0.05;
+  private static final double TARGET_RECOVERY_SECONDS = 5;
+  private static final long TIMEOUT_MILLIS = TimeUnit.MINUTES.toMillis(2);
+  static final int AGGREGATES = 24;
+  /** "Processing at full rate again" means this share of the rate before the failure. */
+  private static final double FULL_RATE = 0.8;
+
+  @Option(names = {"-n", "--events"},
+      description = "bids per throughput run (default: sized from the warm-up rate to last --run-seconds)")
+  Long events;
+
+  @Option(names = "--run-seconds", defaultValue = "20",
+      description = "wanted length of each throughput run when --events is not given (default ${DEFAULT-VALUE})")
+  int runSeconds;
+
+  @Option(names = {"-p", "--parallelism"}, defaultValue = "1",
+      description = "job parallelism; alignment needs 2 or more (default ${DEFAULT-VALUE})")
+  int parallelism;
+
+  @Option(names = "--state", defaultValue = "forst", description = "state backend: heap or forst (default ${DEFAULT-VALUE})")
+  String stateBackend;
+
+  @Option(names = "--warmup", defaultValue = "2000000",
+      description = "bids in each of two unmeasured warm-up runs (default ${DEFAULT-VALUE})")
+  long warmup;
+
+  @Option(names = "--state-size", defaultValue = "1g",
+      description = "keyed state before the failure, e.g. 1g or 200m (default ${DEFAULT-VALUE})")
+  String stateSize;
+
+  @Option(names = "--build-timeout", defaultValue = "120s", converter = DurationConverter.class,
+      description = "fail anyway after this long if the state is still smaller (default ${DEFAULT-VALUE})")
+  Duration buildTimeout;
+
+  @Option(names = "--state-interval", defaultValue = "5s", converter = DurationConverter.class,
+      description = "checkpoint interval of the recovery job (default ${DEFAULT-VALUE})")
+  Duration stateInterval;
+
+  @Option(names = "--backoff", defaultValue = "100ms", converter = DurationConverter.class,
+      description = "restart backoff of the recovery job (default ${DEFAULT-VALUE})")
+  Duration backoff;
+
+  @Option(names = "--observe", defaultValue = "30s", converter = DurationConverter.class,
+      description = "how long to watch the restarted job for its full rate (default ${DEFAULT-VALUE})")
+  Duration observe;
+
+  @Option(names = "--warm-cache",
+      description = "restore on this process's local file cache (local recovery) instead of a fresh one")
+  boolean warmCache;
+
+  @Option(names = "--parts", split = ",", defaultValue = "throughput,recovery",
+      description = "what to run: throughput, recovery (default ${DEFAULT-VALUE})")
+  List<String> parts;
+
+  @Option(names = "--work-dir", description = "where checkpoints and local files go (default: a temp dir)")
+  Path workDir;
+
+  @Override
+  public Integer call() throws Exception {
+    for (String p : parts) {
+      if (!p.equals("throughput") && !p.equals("recovery")) {
+        throw new IllegalArgumentException("--parts: '" + p + "' is neither throughput nor recovery");
+      }
+    }
+    if (!stateBackend.equals(HeapStateBackendFactory.NAME) && !stateBackend.equals(ForstStateBackendFactory.NAME)) {
+      throw new IllegalArgumentException("--state must be heap or forst, not '" + stateBackend + "'");
+    }
+    Path dir = workDir == null ? Files.createTempDirectory("tributary-bench-checkpoint")
+        : Files.createTempDirectory(Files.createDirectories(workDir), "bench-checkpoint-");
+    PrintStream out = System.out;
+    try {
+      if (parts.contains("throughput")) {
+        throughput(dir, out);
+      }
+      if (parts.contains("recovery")) {
+        recovery(dir, out);
+      }
+    } finally {
+      deleteTree(dir);
+    }
+    return 0;
+  }
+
+  // ---- throughput ----
+
+  /** One throughput run: its length and the figures of its periodic checkpoints. */
+  private record Run(long intervalMillis, long events, double seconds, List<CheckpointStats> checkpoints,
+      List<Long> otherBytes, int aborted) {
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    String label() {
+      return intervalMillis == 0 ? "none" : every(intervalMillis);
+    }
+  }
+
+  private void throughput(Path dir, PrintStream out) throws InterruptedException {
+    long n = events != null ? events : 10_000_000;
+    if (warmup > 0) {
+      System.err.printf("warming up: %,d bids with checkpoints every 1 s, then without%n", warmup);
+      countRun(dir, warmup, 1_000);
+      Run calibration = countRun(dir, warmup, 0);
+      if (events == null) {
+        n = Math.max(1, Math.round(calibration.eventsPerSecond() * runSeconds / 100_000)) * 100_000;
+      }
+    }
+    out.printf("checkpoint bench: nexmark count (bids per auction, 10 s tumbling), %,d bids per run, parallelism %d,"
+        + " %s state, %d cores%n", n, parallelism, stateBackend, Runtime.getRuntime().availableProcessors());
+    List<Run> runs = new ArrayList<>();
+    for (long interval : INTERVALS) {
+      System.err.printf("running with checkpoints: %s%n", interval == 0 ? "none" : "every " + every(interval));
+      runs.add(countRun(dir, n, interval));
+    }
+    printTable(runs, out);
+    printThroughputFigures(runs, out);
+  }
+
+  private Run countRun(Path root, long bids, long intervalMillis) throws InterruptedException {
+    ExecutionPlan plan = Jobs.plan(JobSpecs.parse(NexmarkQueries.spec("count", bids, parallelism, stateBackend)), null);
+    Path dir = root.resolve("count-" + intervalMillis);
+    try (Storage storage = new Storage(dir)) {
+      Collector collector = new Collector(storage.objects, stateBackend.equals(HeapStateBackendFactory.NAME));
+      JobRunner.Settings settings = new JobRunner.Settings(plan, intervalMillis, 2, TIMEOUT_MILLIS,
+          RestorePolicy.NONE, RestartPolicy.NEVER);
+      long t0 = System.nanoTime();
+      try (JobRunner runner = new JobRunner(settings, JobOptions.of(storage.factories()),
+          storage.checkpointStore(plan.jobName()), collector)) {
+        runner.run();
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      synchronized (collector) {
+        return new Run(intervalMillis, bids, seconds, List.copyOf(collector.stats), List.copyOf(collector.otherBytes),
+            collector.aborted);
+      }
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  /** Collects the figures of the periodic checkpoints of a run (not the final one of a bounded job). */
+  private static final class Collector implements JobRunner.Events {
+    private final InstrumentedObjectStore objects;
+    private final boolean keyedInObjects;
+    final List<CheckpointStats> stats = new ArrayList<>();
+    final List<Long> otherBytes = new ArrayList<>();
+    int aborted;
+    private long lastUploaded;
+
+    /** @param keyedInObjects heap state: keyed snapshots go to {@code objects} too */
+    Collector(InstrumentedObjectStore objects, boolean keyedInObjects) {
+      this.objects = objects;
+      this.keyedInObjects = keyedInObjects;
+    }
+
+    @Override
+    public synchronized void completed(CheckpointMetadata md, CheckpointStats st) {
+      long uploaded = objects.metrics().bytesUploaded();
+      long delta = uploaded - lastUploaded;
+      lastUploaded = uploaded;
+      if (!md.tasks().stream().allMatch(TaskState::finished)) {
+        stats.add(st);
+        otherBytes.add(delta - (keyedInObjects ? st.uploadedBytes() : 0));
+      }
+    }
+
+    @Override
+    public synchronized void aborted(long checkpointId, String reason) {
+      aborted++;
+      System.err.println("checkpoint " + checkpointId + " aborted: " + reason);
+    }
+  }
+
+  private static void printTable(List<Run> runs, PrintStream out) {
+    double base = runs.get(0).eventsPerSecond();
+    out.printf("%-6s %12s %8s %7s %5s %17s %17s %17s %12s%n", "every", "events/s", "vs none", "wall s", "chks",
+        "duration p50/p99", "align p50/p99", "sync p50/p99", "upload/chk");
+    for (Run r : runs) {
+      List<CheckpointStats> c = r.checkpoints();
+      boolean any = !c.isEmpty();
+      out.printf("%-6s %,12.0f %7.1f%% %7.2f %5d %17s %17s %17s %12s%n", r.label(), r.eventsPerSecond(),
+          100 * r.eventsPerSecond() / base, r.seconds(), c.size(),
+          any ? pair(c, s -> s.durationMillis() * 1_000_000, 0) : "-",
+          any ? pair(c, CheckpointStats::maxAlignmentNanos, 2) : "-",
+          any ? pair(c, CheckpointStats::maxSyncNanos, 1) : "-",
+          any ? bytes(mean(c, CheckpointStats::uploadedBytes)) : "-");
+    }
+  }
+
+  private void printThroughputFigures(List<Run> runs, PrintStream out) {
+    double base = runs.get(0).eventsPerSecond();
+    for (Run r : runs.subList(1, runs.size())) {
+      double ratio = r.eventsPerSecond() / base;
+      out.printf("throughput, checkpoints every %s: %,.0f events/s = %.1f%% of %,.0f without, cost %.1f%%%s%n",
+          r.label(), r.eventsPerSecond(), 100 * ratio, base, 100 * (1 - ratio),
+          r.intervalMillis() == 10_000 ? target(1 - ratio <= TARGET_COST, "< 5%") : "");
+    }
+    out.println("checkpoint duration: " + perRun(runs, r -> pair(r.checkpoints(), s -> s.durationMillis() * 1_000_000, 0)
+        + " ms"));
+    out.println("alignment time (slowest task): " + perRun(runs, r -> pair(r.checkpoints(),
+        CheckpointStats::maxAlignmentNanos, 2) + " ms") + (parallelism == 1
+        ? "  [parallelism 1: each window task has one input channel, nothing to align; try -p 2]" : ""));
+    out.println("bytes uploaded per checkpoint (mean): " + perRun(runs, r -> bytes(mean(r.checkpoints(),
+        CheckpointStats::uploadedBytes)) + " keyed state + " + bytes(meanOf(r.otherBytes())) + " timers and metadata"));
+    out.println("synchronous snapshot on the task thread (slowest task): " + perRun(runs,
+        r -> pair(r.checkpoints(), CheckpointStats::maxSyncNanos, 1) + " ms, max "
+            + millis(r.checkpoints().stream().mapToLong(CheckpointStats::maxSyncNanos).max().orElse(0), 1) + " ms"));
+    int aborted = runs.stream().mapToInt(Run::aborted).sum();
+    if (aborted > 0) {
+      out.println("aborted checkpoints: " + aborted + " (see stderr)");
+    }
+  }
+
+  /** "every 10 s p50/p99 (n); every 1 s ..." over the runs with checkpoints. */
+  private static String perRun(List<Run> runs, java.util.function.Function<Run, String> figure) {
+    List<String> parts = new ArrayList<>();
+    for (Run r : runs) {
+      if (r.intervalMillis() > 0) {
+        parts.add("every " + r.label() + ": "
+            + (r.checkpoints().isEmpty() ? "no checkpoint completed" : figure.apply(r)
+                + " (" + r.checkpoints().size() + " checkpoints)"));
+      }
+    }
+    return String.join("; ", parts);
+  }
+
+  // ---- recovery ----
+
+  private void recovery(Path root, PrintStream out) throws Exception {
+    long targetBytes = StateBackends.parseBytes(stateSize);
+    ExecutionPlan plan = Jobs.plan(JobSpecs.parse(stateSpec()), null);
+    Path dir = root.resolve("recovery");
+    System.err.printf("recovery: building %s of keyed state (checkpoints every %s), then failing once%n",
+        bytes(targetBytes), every(stateInterval.toMillis()));
+    try (Storage storage = new Storage(dir)) {
+      FailOnce fail = new FailOnce();
+      Recovery rec = new Recovery(storage, fail, targetBytes, buildTimeout.toNanos(), warmCache);
+      JobRunner.Settings settings = new JobRunner.Settings(plan, stateInterval.toMillis(), 2, TIMEOUT_MILLIS,
+          RestorePolicy.NONE, new RestartPolicy(1, backoff, backoff));
+      try (JobRunner runner = new JobRunner(settings, JobOptions.of(storage.factories()).withConnectors(fail),
+          storage.checkpointStore(plan.jobName()), rec)) {
+        Thread watcher = new Thread(() -> rec.watch(runner, observe.toNanos()), "bench-recovery-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        try {
+          runner.run();
+        } catch (CancellationException e) {
+          // the watcher stops the unbounded job once it has seen enough
+        } catch (RunFailedException e) {
+          out.println("recovery: the job did not recover: " + e.getMessage());
+          return;
+        } finally {
+          watcher.interrupt();
+          watcher.join();
+        }
+      }
+      printRecovery(rec, storage, out);
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  /** Keyed by (bidder, auction), one-day windows (open for the whole run), many aggregates per window. */
+  String stateSpec() {
+    String[] fields = {"price", "auction", "bidder", "dateTime"};
+    String[] functions = {"sum", "min", "max", "avg"};
+    StringBuilder aggs = new StringBuilder("n: \"count(*)\"");
+    for (int i = 1; i < AGGREGATES; i++) {
+      int f = (i - 1) % fields.length;
+      int fn = (i - 1) / fields.length % functions.length;
+      int round = (i - 1) / (fields.length * functions.length);
+      String arg = round == 0 ? fields[f] : fields[f] + " * " + (round + 1);
+      aggs.append(", a").append(i).append(": \"").append(functions[fn]).append('(').append(arg).append(")\"");
+    }
+    return "name: bench-checkpoint-state\n"
+        + "parallelism: " + parallelism + "\n"
+        + "state: {backend: " + stateBackend + "}\n"
+        + "sources:\n"
+        + "  bids: {type: nexmark, kind: bid, eventTime: {field: dateTime, maxOutOfOrderness: 0s}}\n"
+        + "operators:\n"
+        + "  - {id: pairs, input: bids, keyBy: [bidder, auction], window: {type: tumbling, size: 1d},"
+        + " aggregate: {" + aggs + "}}\n"
+        + "sinks: {out: {input: pairs, type: blackhole}}\n";
+  }
+
+  private void printRecovery(Recovery rec, Storage storage, PrintStream out) {
+    out.printf("recovery job: (bidder, auction) keys, %d aggregates per one-day window, parallelism %d, %s state,"
+        + " checkpoints every %s, restart backoff %d ms, %s file cache%n", AGGREGATES, parallelism, stateBackend,
+        every(stateInterval.toMillis()), backoff.toMillis(), warmCache ? "warm (local recovery)" : "fresh");
+    CheckpointStats last = rec.restoredFrom;
+    if (last == null || rec.failedAt == 0) {
+      out.println("recovery: no checkpoint completed before the build timeout; no failure injected");
+      return;
+    }
+    out.printf("state before the failure: %s keyed state in checkpoint %d after %.1f s (%,d records into the window"
+        + " tasks)%s; its checkpoint took %,d ms, sync %s ms, uploaded %s%n",
+        bytes(last.stateBytes()), last.id(), (rec.failedAt - rec.startedAt) / 1e9, rec.recordsBeforeFailure,
+        last.stateBytes() < rec.targetBytes ? " [short of " + stateSize + ": --build-timeout reached]" : "",
+        last.durationMillis(), millis(last.maxSyncNanos(), 0), bytes(last.uploadedBytes()));
+    out.printf("build phase: %d checkpoints, sync snapshot max %s ms, duration max %,d ms%n", rec.buildCheckpoints,
+        millis(rec.buildMaxSyncNanos, 0), rec.buildMaxDurationMillis);
+    if (rec.firstRecordsAt == 0) {
+      out.printf("failure to processing again: not within %s s of the restart (target < 5 s: missed)%n",
+          observe.toSeconds());
+      return;
+    }
+    double total = (rec.firstRecordsAt - rec.failedAt) / 1e9;
+    out.printf("failure to processing again: %.2f s (target < %.0f s: %s); of which detect + tear down %.2f s,"
+        + " backoff %.2f s, start %.2f s, first records %.2f s%n", total, TARGET_RECOVERY_SECONDS,
+        total < TARGET_RECOVERY_SECONDS ? "met" : "missed", (rec.restartingAt - rec.failedAt) / 1e9,
+        backoff.toMillis() / 1e3, (rec.restartedAt - rec.restartingAt) / 1e9 - backoff.toMillis() / 1e3,
+        (rec.firstRecordsAt - rec.restartedAt) / 1e9);
+    if (rec.fullRateAt != 0) {
+      out.printf("failure to %.0f%% of the pre-failure rate (%,.0f records/s into the window tasks): %.2f s%n",
+          100 * FULL_RATE, rec.rateBefore, (rec.fullRateAt - rec.failedAt) / 1e9);
+    } else {
+      out.printf("failure to %.0f%% of the pre-failure rate (%,.0f records/s): not within %d s%n", 100 * FULL_RATE,
+          rec.rateBefore, observe.toSeconds());
+    }
+    ForstMetrics at = rec.forstAtFirstRecords;
+    storage.currentForst().forstMetrics().ifPresent(end -> out.printf("restore (forst%s): at first records %s;"
+        + " by the end %,d key groups opened, %s fetched, shard opens %.2f s in total%n",
+        warmCache ? ", warm cache" : ", fresh cache",
+        at == null ? "nothing opened" : at.shardsOpened() + " key groups opened, " + bytes(at.bytesDownloaded())
+            + " fetched", end.shardsOpened(), bytes(end.bytesDownloaded()), end.shardOpenNanos() / 1e9));
+  }
+
+  /**
+   * The recovery run's events and timeline: arms the failure once the state is big enough, swaps
+   * in a fresh forst factory for the restart, and (on its own thread) watches the window tasks'
+   * record counts for the first records after the restart and the return to full rate.
+   */
+  private static final class Recovery implements JobRunner.Events {
+    private final Storage storage;
+    private final FailOnce fail;
+    final long targetBytes;
+    private final long buildTimeoutNanos;
+    private final boolean warmCache;
+    final long startedAt = System.nanoTime();
+    volatile CheckpointStats restoredFrom;
+    volatile long failedAt;
+    volatile long restartingAt;
+    volatile long restartedAt;
+    volatile long firstRecordsAt;
+    volatile long fullRateAt;
+    volatile long recordsBeforeFailure;
+    volatile double rateBefore;
+    volatile ForstMetrics forstAtFirstRecords;
+    volatile int buildCheckpoints;
+    volatile long buildMaxSyncNanos;
+    volatile long buildMaxDurationMillis;
+
+    Recovery(Storage storage, FailOnce fail, long targetBytes, long buildTimeoutNanos, boolean warmCache) {
+      this.storage = storage;
+      this.fail = fail;
+      this.targetBytes = targetBytes;
+      this.buildTimeoutNanos = buildTimeoutNanos;
+      this.warmCache = warmCache;
+    }
+
+    @Override
+    public void completed(CheckpointMetadata md, CheckpointStats st) {
+      if (fail.armed() || failedAt != 0 || restartingAt != 0) {
+        return;
+      }
+      buildCheckpoints++;
+      buildMaxSyncNanos = Math.max(buildMaxSyncNanos, st.maxSyncNanos());
+      buildMaxDurationMillis = Math.max(buildMaxDurationMillis, st.durationMillis());
+      double elapsed = (System.nanoTime() - startedAt) / 1e9;
+      System.err.printf("[%5.1fs] checkpoint %d: %s keyed state, uploaded %s, %,d ms, sync %s ms%n", elapsed, st.id(),
+          bytes(st.stateBytes()), bytes(st.uploadedBytes()), st.durationMillis(), millis(st.maxSyncNanos(), 0));
+      if (st.stateBytes() >= targetBytes || System.nanoTime() - startedAt > buildTimeoutNanos) {
+        restoredFrom = st;
+        fail.arm();
+      }
+    }
+
+    @Override
+    public void aborted(long checkpointId, String reason) {
+      System.err.println("checkpoint " + checkpointId + " aborted: " + reason);
+    }
+
+    @Override
+    public void restarting(Failure failure, int restart, int maxRestarts, Duration backoff) {
+      restartingAt = System.nanoTime();
+      failedAt = fail.failedAt();
+      System.err.printf("restarting after %.2f s: %s%n", (restartingAt - failedAt) / 1e9, failure.describe());
+      if (!warmCache) {
+        storage.freshForst();
+      }
+    }
+
+    @Override
+    public void started(LocalJob job, long epoch) {
+      if (restartingAt != 0) {
+        restartedAt = System.nanoTime();
+      }
+    }
+
+    /** Samples the window tasks' records in until the restarted job runs at full rate, then cancels. */
+    void watch(JobRunner runner, long observeNanos) {
+      List<long[]> samples = new ArrayList<>(); // {nanos, records into window tasks} of the current job
+      LocalJob sampled = null;
+      try {
+        while (true) {
+          Thread.sleep(5);
+          long now = System.nanoTime();
+          LocalJob job = runner.job();
+          if (job == null) {
+            continue;
+          }
+          if (job != sampled) {
+            if (sampled != null && rateBefore == 0) {
+              beforeFailure(samples);
+            }
+            sampled = job;
+            samples.clear();
+          }
+          long records = windowRecords(job);
+          samples.add(new long[] {now, records});
+          if (restartedAt == 0) {
+            if (samples.size() > 2_000) {
+              samples.subList(0, 1_000).clear();
+            }
+            continue;
+          }
+          if (firstRecordsAt == 0 && records > 0) {
+            firstRecordsAt = now;
+            forstAtFirstRecords = storage.currentForst().forstMetrics().orElse(null);
+          }
+          if (firstRecordsAt != 0 && fullRate(samples)) {
+            break;
+          }
+          if (now - restartedAt > observeNanos) {
+            break;
+          }
+        }
+        runner.cancel();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    /** The window tasks' rate over the last 2 s before the failure. */
+    private void beforeFailure(List<long[]> samples) {
+      long until = failedAt != 0 ? failedAt : Long.MAX_VALUE;
+      long[] last = null;
+      long[] first = null;
+      for (long[] s : samples) {
+        if (s[0] <= until) {
+          last = s;
+        }
+      }
+      if (last == null) {
+        return;
+      }
+      for (long[] s : samples) {
+        if (s[0] >= last[0] - 2_000_000_000L) {
+          first = s;
+          break;
+        }
+      }
+      recordsBeforeFailure = last[1];
+      if (first != null && last[0] > first[0]) {
+        rateBefore = (last[1] - first[1]) / ((last[0] - first[0]) / 1e9);
+      }
+    }
+
+    /** Whether the last half second ran at {@link #FULL_RATE} of the rate before; notes when it began. */
+    private boolean fullRate(List<long[]> samples) {
+      long[] last = samples.get(samples.size() - 1);
+      for (int i = samples.size() - 1; i >= 0; i--) {
+        long[] s = samples.get(i);
+        if (last[0] - s[0] >= 500_000_000L) {
+          double rate = (last[1] - s[1]) / ((last[0] - s[0]) / 1e9);
+          if (rateBefore > 0 && rate >= FULL_RATE * rateBefore) {
+            fullRateAt = s[0];
+            return true;
+          }
+          return false;
+        }
+      }
+      return false;
+    }
+
+    private static long windowRecords(LocalJob job) {
+      long n = 0;
+      for (StreamTask t : job.tasks()) {
+        if (!t.isSource()) {
+          n += t.counters().recordsIn();
+        }
+      }
+      return n;
+    }
+  }
+
+  /** The standard connectors, with sources that throw once when armed: the injected failure. */
+  private static final class FailOnce implements ConnectorFactory {
+    private final ConnectorFactory standard = ConnectorFactory.standard();
+    private final AtomicBoolean armed = new AtomicBoolean();
+    private volatile long failedAt;
+
+    void arm() {
+      armed.set(true);
+    }
+
+    boolean armed() {
+      return armed.get();
+    }
+
+    /** When a reader threw, in {@link System#nanoTime} terms; 0 if none did yet. */
+    long failedAt() {
+      return failedAt;
+    }
+
+    @Override
+    public SourceConnector source(SourcePlan plan) {
+      SourceConnector source = standard.source(plan);
+      return new SourceConnector() {
+        @Override
+        public List<? extends SourceSplit> splits(int parallelism) {
+          return source.splits(parallelism);
+        }
+
+        @Override
+        public SplitReader open(SourceSplit split) {
+          return reader(source.open(split));
+        }
+
+        @Override
+        public SplitReader open(SourceSplit split, String position) {
+          return reader(source.open(split, position));
+        }
+
+        @Override
+        public boolean bounded() {
+          return source.bounded();
+        }
+      };
+    }
+
+    @Override
+    public SinkConnector sink(SinkPlan plan) {
+      return standard.sink(plan);
+    }
+
+    private SplitReader reader(SplitReader reader) {
+      return new SplitReader() {
+        @Override
+        public int read(SplitOutput out, int max) {
+          if (armed.compareAndSet(true, false)) {
+            failedAt = System.nanoTime();
+            throw new IllegalStateException("failure injected by bench checkpoint");
+          }
+          return reader.read(out, max);
+        }
+
+        @Override
+        public String position() {
+          return reader.position();
+        }
+
+        @Override
+        public void close() {
+          reader.close();
+        }
+      };
+    }
+  }
+
+  // ---- storage of one run ----
+
+  /**
+   * The object store, metadata store and state backends of one run, under one directory: heap
+   * snapshots, timers and metadata go to {@link #objects} (counted), forst files to the same
+   * directory through the forst factory's own store. {@link #freshForst} starts a new forst factory
+   * with an empty local file cache, as a replacement machine would have; the old one stays open
+   * (and idle) until the run's storage is closed.
+   */
+  private static final class Storage implements AutoCloseable {
+    private final Path dir;
+    final InstrumentedObjectStore objects;
+    private final EmbeddedMetadataStore metadata;
+    private final HeapStateBackendFactory heap;
+    private final List<StateBackends> forsts = new ArrayList<>();
+    private final Swappable forst = new Swappable();
+
+    Storage(Path dir) {
+      this.dir = dir;
+      try {
+        Files.createDirectories(dir.resolve("objects"));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot create " + dir, e);
+      }
+      this.objects = new InstrumentedObjectStore(ObjectStores.open(dir.resolve("objects").toString()));
+      this.metadata = new EmbeddedMetadataStore(dir.resolve("metadata"));
+      this.heap = new HeapStateBackendFactory(objects);
+      freshForst();
+    }
+
+    synchronized void freshForst() {
+      StateBackends b = new StateBackends(dir.resolve("objects").toString(), dir.resolve("local-" + forsts.size()));
+      forsts.add(b);
+      forst.delegate = b.factories().get(ForstStateBackendFactory.NAME);
+    }
+
+    synchronized StateBackends currentForst() {
+      return forsts.get(forsts.size() - 1);
+    }
+
+    Map<String, StateBackendFactory> factories() {
+      return Map.of(heap.name(), heap, forst.name(), forst);
+    }
+
+    CheckpointStore checkpointStore(String job) {
+      return new CheckpointStore(job, objects, metadata);
+    }
+
+    @Override
+    public synchronized void close() {
+      for (int i = forsts.size() - 1; i >= 0; i--) {
+        forsts.get(i).close();
+      }
+      heap.close();
+      metadata.close();
+      objects.close();
+    }
+  }
+
+  /** The forst factory of the current "machine". */
+  private static final class Swappable implements StateBackendFactory {
+    volatile StateBackendFactory delegate;
+
+    @Override
+    public String name() {
+      return ForstStateBackendFactory.NAME;
+    }
+
+    @Override
+    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
+      return delegate.create(jobName, operatorId, range, maxParallelism);
+    }
+
+    @Override
+    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+        List<StateSnapshot> snapshots) {
+      return delegate.restore(jobName, operatorId, range, maxParallelism, snapshots);
+    }
+
+    @Override
+    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
+      delegate.retain(jobName, operatorId, snapshot);
+    }
+
+    @Override
+    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+      return delegate.release(jobName, operatorId, snapshot);
+    }
+  }
+
+  // ---- figures ----
+
+  /** "p50 / p99" of a nanosecond figure, in ms. */
+  private static String pair(List<CheckpointStats> stats, ToLongFunction<CheckpointStats> nanos, int decimals) {
+    long[] v = stats.stream().mapToLong(nanos).sorted().toArray();
+    return millis(percentile(v, 0.50), decimals) + " / " + millis(percentile(v, 0.99), decimals);
+  }
+
+  /** Nearest rank. */
+  static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
+  }
+
+  private static String millis(long nanos, int decimals) {
+    return String.format("%,." + decimals + "f", nanos / 1e6);
+  }
+
+  private static long mean(List<CheckpointStats> stats, ToLongFunction<CheckpointStats> f) {
+    return Math.round(stats.stream().mapToLong(f).average().orElse(0));
+  }
+
+  private static long meanOf(List<Long> values) {
+    return Math.round(values.stream().mapToLong(Long::longValue).average().orElse(0));
+  }
+
+  static String bytes(long b) {
+    if (b >= 1L << 30) {
+      return String.format("%.2f GiB", b / (double) (1L << 30));
+    }
+    if (b >= 1L << 20) {
+      return String.format("%.1f MiB", b / (double) (1L << 20));
+    }
+    if (b >= 1L << 10) {
+      return String.format("%.1f KiB", b / (double) (1L << 10));
+    }
+    return b + " B";
+  }
+
+  private static String every(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+  }
+
+  private static String target(boolean met, String what) {
+    return " (target " + what + ": " + (met ? "met" : "missed") + ")";
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      System.err.println("tributary: could not delete all of " + dir + ": " + e.getMessage());
+    }
+  }
+}
