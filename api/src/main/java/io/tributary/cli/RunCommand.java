@@ -9,6 +9,7 @@ import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
 import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.spec.CheckpointSpec;
 import io.tributary.spec.JobSpec;
 import io.tributary.spec.JobSpecs;
 import io.tributary.state.forst.store.ObjectStores;
@@ -63,9 +64,9 @@ final class RunCommand implements Callable<Integer> {
       description = "time between checkpoints (default: the spec's checkpoints.interval, else 10s)")
   Duration checkpointInterval;
 
-  @Option(names = "--retain-checkpoints", defaultValue = "3",
-      description = "completed checkpoints to keep; older ones are deleted (default ${DEFAULT-VALUE})")
-  int retain;
+  @Option(names = "--retain-checkpoints",
+      description = "completed checkpoints to keep; older ones are deleted (default: the spec's checkpoints.retain, else 3)")
+  Integer retain;
 
   @Option(names = "--savepoint-on-stop",
       description = {"on Ctrl-C or SIGTERM, take a savepoint before stopping (its output is committed);",
@@ -108,8 +109,11 @@ final class RunCommand implements Callable<Integer> {
     try (ObjectStore objects = ObjectStores.open(dir);
         MetadataStore metadata = new EmbeddedMetadataStore(metadataDir);
         StateBackends state = new StateBackends(objects, dir)) {
-      JobRunner.Settings settings = new JobRunner.Settings(plan, interval, retain, TimeUnit.MINUTES.toMillis(10),
-          restorePolicy, new RestartPolicy(maxRestarts, Duration.ofSeconds(1), Duration.ofSeconds(30)));
+      int keep = retain != null ? retain
+          : jobSpec.checkpoints() != null ? jobSpec.checkpoints().retain() : CheckpointSpec.DEFAULT_RETAIN;
+      boolean exactlyOnce = jobSpec.checkpoints() == null || jobSpec.checkpoints().exactlyOnce();
+      JobRunner.Settings settings = new JobRunner.Settings(plan, interval, keep, TimeUnit.MINUTES.toMillis(10),
+          restorePolicy, new RestartPolicy(maxRestarts, Duration.ofSeconds(1), Duration.ofSeconds(30)), exactlyOnce);
       CheckpointStore store = new CheckpointStore(plan.jobName(), objects, metadata);
       try (JobRunner runner = new JobRunner(settings, JobOptions.of(state.factories()), store, new Printer(err))) {
         return runWithCheckpoints(plan, runner, state, err);

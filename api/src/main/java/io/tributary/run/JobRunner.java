@@ -57,9 +57,16 @@ public final class JobRunner implements AutoCloseable {
    * @param intervalMillis time between checkpoints
    * @param retain completed checkpoints kept
    * @param timeoutMillis a checkpoint not complete after this is aborted
+   * @param exactlyOnce aligned barriers (false: at-least-once checkpoints, no input held)
    */
   public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
-      RestorePolicy restore, RestartPolicy restarts) {}
+      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce) {
+    /** Exactly-once (aligned) checkpoints. */
+    public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
+        RestartPolicy restarts) {
+      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, true);
+    }
+  }
 
   private final Settings settings;
   private final JobOptions options;
@@ -153,7 +160,7 @@ public final class JobRunner implements AutoCloseable {
     LocalJob j = null;
     try {
       Checkpointing checkpointing = new Checkpointing(c, store.objects(), uploads, restore, run.epoch(),
-          run.previousMaxSinkParallelism());
+          run.previousMaxSinkParallelism(), settings.exactlyOnce());
       try {
         j = LocalJob.start(plan, options.withCheckpointing(checkpointing));
       } catch (RuntimeException e) {

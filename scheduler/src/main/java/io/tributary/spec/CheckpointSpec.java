@@ -1,9 +1,21 @@
 package io.tributary.spec;
 
 /**
- * Periodic checkpoints (parsed and validated; not yet acted on).
+ * Periodic checkpoints.
  *
  * @param intervalMillis time between checkpoint triggers, greater than 0
- * @param mode {@code exactly-once} (default) or {@code at-least-once}
+ * @param mode {@code exactly-once} (default: aligned barriers) or {@code at-least-once} (barriers
+ *     are not aligned: no input is held, and a restore may replay some records into state)
+ * @param retain completed checkpoints kept (default {@value #DEFAULT_RETAIN})
  */
-public record CheckpointSpec(long intervalMillis, String mode) {}
+public record CheckpointSpec(long intervalMillis, String mode, int retain) {
+  public static final int DEFAULT_RETAIN = 3;
+
+  public CheckpointSpec(long intervalMillis, String mode) {
+    this(intervalMillis, mode, DEFAULT_RETAIN);
+  }
+
+  public boolean exactlyOnce() {
+    return !"at-least-once".equals(mode);
+  }
+}

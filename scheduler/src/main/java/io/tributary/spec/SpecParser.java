@@ -121,8 +121,13 @@ public final class SpecParser {
     }
     Long interval = o.duration("interval", true, null);
     String mode = o.enumValue("mode", List.of("exactly-once", "at-least-once"), "exactly-once");
+    Integer retain = o.integer("retain");
+    if (retain != null && (retain < 1 || retain > 100)) {
+      o.error("retain", "must be between 1 and 100, got " + retain);
+    }
     o.rejectUnknown();
-    return new CheckpointSpec(interval == null ? 0 : interval, mode);
+    return new CheckpointSpec(interval == null ? 0 : interval, mode,
+        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain);
   }
 
   private static StateSpec state(ObjectReader o) {

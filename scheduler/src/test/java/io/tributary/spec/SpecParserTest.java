@@ -134,4 +134,19 @@ class SpecParserTest {
         .hasMessageContaining("/sources: is required")
         .hasMessageContaining("/sizee: unknown field 'sizee'");
   }
+
+  @Test
+  void checkpointsTakeModeAndRetain() {
+    String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
+    JobSpec spec = SpecParser.parse(base + "checkpoints: {interval: 1s, mode: at-least-once, retain: 5}\n");
+    assertThat(spec.checkpoints()).isEqualTo(new CheckpointSpec(1_000, "at-least-once", 5));
+    assertThat(spec.checkpoints().exactlyOnce()).isFalse();
+    assertThat(SpecParser.parse(base + "checkpoints: {interval: 1s}\n").checkpoints().retain())
+        .isEqualTo(CheckpointSpec.DEFAULT_RETAIN);
+    assertThat(shapeErrors(base + "checkpoints: {interval: 1s, retain: 0}\n")).singleElement()
+        .satisfies(e -> {
+          assertThat(e.pointer()).isEqualTo("/checkpoints/retain");
+          assertThat(e.message()).contains("between 1 and 100");
+        });
+  }
 }

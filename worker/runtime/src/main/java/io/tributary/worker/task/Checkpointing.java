@@ -16,9 +16,18 @@ import java.util.concurrent.Executor;
  *     writers of different attempts never share file names or transactional ids)
  * @param previousMaxParallelism the largest parallelism earlier attempts may have run any sink at,
  *     so sinks can clean up what those attempts left pending
+ * @param aligned whether tasks with several inputs align barriers (exactly-once state); without
+ *     alignment no input is held, and records after a barrier may reach state before the snapshot
+ *     (at-least-once)
  */
 public record Checkpointing(CheckpointAcks acks, ObjectStore store, Executor uploads, CheckpointMetadata restore,
-    long attempt, int previousMaxParallelism) {
+    long attempt, int previousMaxParallelism, boolean aligned) {
+
+  /** With aligned barriers. */
+  public Checkpointing(CheckpointAcks acks, ObjectStore store, Executor uploads, CheckpointMetadata restore,
+      long attempt, int previousMaxParallelism) {
+    this(acks, store, uploads, restore, attempt, previousMaxParallelism, true);
+  }
 
   /** The object holding operator {@code operatorId}'s timers of subtask {@code subtask} in a checkpoint. */
   public static String timersObject(String job, long checkpointId, String operatorId, int subtask) {

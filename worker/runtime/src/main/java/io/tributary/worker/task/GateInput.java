@@ -39,7 +39,9 @@ final class GateInput implements TaskInput {
   private final java.util.ArrayDeque<InputGate.Arrival>[] held;
   /** Per channel: a partly read arrival whose reader position must be kept. */
   private final InputGate.Arrival[] partlyRead;
+  /** Per channel: it delivered the barrier being aligned (its input is held when {@link #aligned}). */
   private final boolean[] blocked;
+  private final boolean aligned;
   private int channelsWithBacklog;
   private long aligning = -1;
   private long alignmentStartNanos;
@@ -51,6 +53,12 @@ final class GateInput implements TaskInput {
    *     never hold back the watermark
    */
   GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, boolean[] endedFromStart) {
+    this(gate, channels, heads, endedFromStart, true);
+  }
+
+  /** @param aligned whether to hold a channel's input after its barrier until the barrier came on every channel */
+  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, boolean[] endedFromStart, boolean aligned) {
+    this.aligned = aligned;
     this.gate = gate;
     this.channels = channels;
     this.heads = heads;
@@ -106,7 +114,7 @@ final class GateInput implements TaskInput {
         }
         handle(c, reader.next());
         processed++;
-        if (blocked[c]) {
+        if (aligned && blocked[c]) {
           // the channel delivered the barrier being aligned: keep the rest of this buffer for later
           if (reader.hasNext()) {
             partlyRead[c] = current;
@@ -154,7 +162,7 @@ final class GateInput implements TaskInput {
     InputGate.Arrival a;
     while ((a = gate.poll()) != null) {
       int c = a.channel();
-      if (blocked[c] || hasBacklog(c)) {
+      if (aligned && (blocked[c] || hasBacklog(c))) {
         boolean had = hasBacklog(c);
         held[c].add(a);
         if (!had) {

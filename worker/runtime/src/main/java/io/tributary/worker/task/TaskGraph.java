@@ -380,7 +380,8 @@ public final class TaskGraph {
       for (int c = 0; c < ended.length; c++) {
         ended[c] = silent.get(c);
       }
-      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]), ended);
+      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]), ended,
+          checkpointing == null || checkpointing.aligned());
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
     StreamTask task = new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
