@@ -135,6 +135,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       retainState(store.load(r.path()));
     }
     this.nextId = maxId + 1;
+    java.util.Set<Long> keep = new java.util.HashSet<>();
+    retained.forEach(r -> keep.add(r.id()));
+    store.savepoints().forEach(r -> keep.add(r.id())); // their timers live under chk-<id>/ too
+    store.latest().ifPresent(p -> keep.add(p.id()));
+    store.sweepCheckpointObjects(keep); // what runs that died mid-checkpoint left behind
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "checkpoint-coordinator " + settings.job());
       t.setDaemon(true);

@@ -197,6 +197,38 @@ public final class CheckpointStore {
     return list(prefix() + "savepoints/");
   }
 
+  /**
+   * Deletes the objects of checkpoints that never completed or are no longer retained (timers and
+   * metadata of runs that died mid-checkpoint): everything under {@code <job>/checkpoints/chk-<n>/}
+   * for an {@code n} not in {@code keep}. Best effort.
+   *
+   * @return the objects deleted
+   */
+  public List<String> sweepCheckpointObjects(java.util.Set<Long> keep) {
+    String prefix = job + "/checkpoints/chk-";
+    List<String> garbage = new ArrayList<>();
+    try {
+      for (String name : objects.list(prefix)) {
+        int slash = name.indexOf('/', prefix.length());
+        if (slash < 0) {
+          continue;
+        }
+        try {
+          long id = Long.parseLong(name.substring(prefix.length(), slash));
+          if (!keep.contains(id)) {
+            garbage.add(name);
+          }
+        } catch (NumberFormatException e) {
+          // not ours
+        }
+      }
+    } catch (IOException e) {
+      return List.of();
+    }
+    deleteObjects(garbage);
+    return garbage;
+  }
+
   /** Deletes {@code names} from the object store, best effort (garbage only). */
   public void deleteObjects(List<String> names) {
     for (String n : names) {
