@@ -32,8 +32,11 @@ final class CliErrors {
     if (e instanceof io.tributary.run.RunFailedException rf) {
       return "job failed: " + rf.getMessage();
     }
+    if (e instanceof io.tributary.scheduler.metadata.MetadataStoreException) {
+      return e.getMessage() + (e.getMessage().contains("in use") ? " (is another run using this checkpoint directory?)" : "");
+    }
     if (e instanceof ConnectorException || e instanceof ExpressionException
-        || e instanceof IllegalArgumentException) {
+        || e instanceof IllegalArgumentException || e instanceof io.tributary.worker.task.RestoreException) {
       return e.getMessage();
     }
     return "internal error (" + e.getClass().getSimpleName() + "): " + e.getMessage();
