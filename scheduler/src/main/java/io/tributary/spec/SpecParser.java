@@ -134,7 +134,7 @@ public final class SpecParser {
     if (o == null) {
       return StateSpec.DEFAULT;
     }
-    String backend = o.enumValue("backend", List.of("heap", "forst"), "heap");
+    String backend = o.enumValue("backend", List.of("heap", "forst"), StateSpec.DEFAULT.backend());
     o.rejectUnknown();
     return new StateSpec(backend);
   }

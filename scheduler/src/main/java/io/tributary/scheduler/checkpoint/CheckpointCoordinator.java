@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -81,6 +80,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     }
   }
 
+  /** Pause before retrying a final checkpoint whose metadata could not be recorded. */
+  static final long FINAL_RETRY_MILLIS = 1000;
+
   private final Settings settings;
   private final CheckpointStore store;
   private final Map<String, StateBackendFactory> backends;
@@ -140,11 +142,16 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     store.savepoints().forEach(r -> keep.add(r.id())); // their timers live under chk-<id>/ too
     store.latest().ifPresent(p -> keep.add(p.id()));
     store.sweepCheckpointObjects(keep); // what runs that died mid-checkpoint left behind
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "checkpoint-coordinator " + settings.job());
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+        r -> {
+          Thread t = new Thread(r, "checkpoint-coordinator " + settings.job());
+          t.setDaemon(true);
+          return t;
+        });
+    // closing must not wait for checkpoint timeouts still scheduled
+    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    this.thread = executor;
   }
 
   public long epoch() {
@@ -153,7 +160,10 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
 
   /** Starts triggering checkpoints of {@code job} at the interval. */
   public void start(CheckpointTarget job) {
-    thread.execute(() -> this.target = job);
+    thread.execute(() -> {
+      this.target = job;
+      maybeFinal(); // every task may have finished before the coordinator started
+    });
     if (settings.intervalMillis() > 0) {
       thread.scheduleWithFixedDelay(this::tick, settings.intervalMillis(), settings.intervalMillis(),
           TimeUnit.MILLISECONDS);
@@ -301,6 +311,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
         System.currentTimeMillis(), states);
     String path;
     try {
+      store.checkNotFenced(epoch);
       path = store.writeMetadata(md);
       pointerVersion = store.advance(epoch, md, path, pointerVersion);
     } catch (FencedException e) {
@@ -310,6 +321,10 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     } catch (RuntimeException e) {
       waiters.forEach(w -> w.completeExceptionally(e));
       listener.aborted(id, "cannot record " + kind + " " + id + ": " + e.getMessage());
+      if (allFinished() && !finalCheckpoint.isDone()) {
+        // nothing will trigger again: retry the last checkpoint after a pause
+        thread.schedule(this::maybeFinal, FINAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+      }
       return;
     }
     store.addRetained(md, path);
@@ -411,6 +426,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   /** Stops triggering; a checkpoint in flight is abandoned. */
   @Override
   public void close() {
+    if (thread.isShutdown()) {
+      return;
+    }
     thread.execute(() -> stopped = true);
     thread.shutdown();
     try {

@@ -151,6 +151,17 @@ public final class CheckpointStore {
     }
   }
 
+  /**
+   * Throws {@link io.tributary.scheduler.metadata.FencedException} if a newer run took the job over,
+   * so a stale coordinator stops before it writes anything.
+   */
+  public void checkNotFenced(long epoch) {
+    Optional<FencedValue> v = FencedWrites.read(metadata, latestKey());
+    if (v.isPresent() && v.get().epoch() > epoch) {
+      throw new io.tributary.scheduler.metadata.FencedException(latestKey(), epoch, v.get().epoch());
+    }
+  }
+
   /** Writes the immutable metadata object; refuses to replace one. */
   public String writeMetadata(CheckpointMetadata md) {
     String path = metadataPath(md.kind(), md.id());
