@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.run.StateBackends;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.connect.SinkConnector;
@@ -78,8 +79,9 @@ import picocli.CommandLine.Option;
  * end. The figures are printed against the targets; nothing is asserted.
  */
 @Command(name = "checkpoint", description = {
-    "Checkpoint cost and recovery: throughput of a Nexmark window job without checkpoints and with one every",
-    "10 s and every 1 s; checkpoint duration, alignment and bytes uploaded; time from a failure to processing",
+    "Checkpoint cost and recovery: throughput of a Nexmark window job without",
+    "checkpoints and with one every 10 s and every 1 s; checkpoint duration,",
+    "alignment, sync phase and bytes uploaded; time from a failure to processing",
     "again for a job with large keyed state."})
 final class CheckpointBench implements Callable<Integer> {
   private static final long[] INTERVALS = {0, 10_000, 1_000};
@@ -145,8 +147,7 @@ final class CheckpointBench implements Callable<Integer> {
   Duration observe;
 
   @Option(names = "--checkpoint-timeout", defaultValue = "10m", converter = DurationConverter.class,
-      description = "recovery job: a checkpoint not complete after this is aborted; 0: never (default ${DEFAULT-VALUE},"
-          + " as `run`)")
+      description = "a checkpoint not complete after this is aborted; 0: never (default ${DEFAULT-VALUE}, as `run`)")
   Duration checkpointTimeout;
 
   @Option(names = "--warm-cache",
@@ -173,6 +174,8 @@ final class CheckpointBench implements Callable<Integer> {
     Path dir = workDir == null ? Files.createTempDirectory("tributary-bench-checkpoint")
         : Files.createTempDirectory(Files.createDirectories(workDir), "bench-checkpoint-");
     PrintStream out = System.out;
+    Thread cleanup = new Thread(() -> deleteTree(dir), "bench-checkpoint-cleanup"); // on Ctrl-C
+    Runtime.getRuntime().addShutdownHook(cleanup);
     try {
       if (parts.contains("throughput")) {
         throughput(dir, out);
@@ -182,6 +185,7 @@ final class CheckpointBench implements Callable<Integer> {
       }
     } finally {
       deleteTree(dir);
+      Runtime.getRuntime().removeShutdownHook(cleanup);
     }
     return 0;
   }
@@ -263,9 +267,8 @@ final class CheckpointBench implements Callable<Integer> {
     Path dir = root.resolve("count-" + intervalMillis);
     try (Storage storage = new Storage(dir)) {
       Collector collector = new Collector(storage.objects, stateBackend.equals(HeapStateBackendFactory.NAME));
-      // no checkpoint timeout: closing the coordinator would wait up to 10 s for a pending timeout task
-      JobRunner.Settings settings = new JobRunner.Settings(plan, intervalMillis, 2, 0, RestorePolicy.NONE,
-          RestartPolicy.NEVER);
+      JobRunner.Settings settings = new JobRunner.Settings(plan, intervalMillis, 2, checkpointTimeout.toMillis(),
+          RestorePolicy.NONE, RestartPolicy.NEVER);
       try (JobRunner runner = new JobRunner(settings, JobOptions.of(storage.factories()),
           storage.checkpointStore(plan.jobName()), collector)) {
         long[] counted = measure(runner, collector, intervalMillis, windowNanos);
@@ -569,9 +572,10 @@ final class CheckpointBench implements Callable<Integer> {
       return;
     }
     double total = (rec.firstRecordsAt - rec.failedAt) / 1e9;
-    out.printf("failure to processing again: %.2f s (%s); of which detect + tear down %.2f s,"
+    out.printf("failure to processing again: %.2f s (%s); of which detect + tear down %.2f s (tasks stopped %s),"
         + " backoff %.2f s, start %.2f s, first records %.2f s%n", total, recoveryVerdict(total, last.stateBytes()),
         (rec.restartingAt - rec.failedAt) / 1e9,
+        rec.oldStoppedAt == 0 ? "?" : String.format("%.2f s", (rec.oldStoppedAt - rec.failedAt) / 1e9),
         backoff.toMillis() / 1e3, (rec.restartedAt - rec.restartingAt) / 1e9 - backoff.toMillis() / 1e3,
         (rec.firstRecordsAt - rec.restartedAt) / 1e9);
     if (rec.fullRateAt != 0) {
@@ -614,6 +618,8 @@ final class CheckpointBench implements Callable<Integer> {
     final long startedAt = System.nanoTime();
     volatile CheckpointStats restoredFrom;
     volatile long failedAt;
+    /** When every task of the failed job had stopped (sampled). */
+    volatile long oldStoppedAt;
     volatile long restartingAt;
     volatile long restartedAt;
     volatile long firstRecordsAt;
@@ -686,6 +692,9 @@ final class CheckpointBench implements Callable<Integer> {
         while (true) {
           Thread.sleep(5);
           long now = System.nanoTime();
+          if (sampled != null && oldStoppedAt == 0 && fail.failedAt() != 0 && sampled.isDone()) {
+            oldStoppedAt = now;
+          }
           LocalJob job = runner.job();
           if (job == null) {
             continue;

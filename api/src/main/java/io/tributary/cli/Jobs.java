@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.run.StateBackends;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.planner.Planner;
 import io.tributary.spec.JobSpec;

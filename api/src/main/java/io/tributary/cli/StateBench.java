@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.run.StateBackends;
 import io.tributary.state.forst.bench.StateBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -168,6 +168,9 @@ public final class JobRunner implements AutoCloseable {
       }
       job = j;
       coordinator = c;
+      if (cancelled.getCount() == 0) {
+        j.cancel(); // cancel() came while the job was starting, before it could see the job
+      }
       c.start(j);
       events.started(j, run.epoch());
       try {

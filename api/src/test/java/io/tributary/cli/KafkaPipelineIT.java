@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.run.StateBackends;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.connect.kafka.KafkaBroker;

@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.run.StateBackends;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.spec.JobSpecs;
 import io.tributary.worker.job.LocalJob;

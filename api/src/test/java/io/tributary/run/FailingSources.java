@@ -2,13 +2,11 @@ package io.tributary.run;
 
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
-import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitOutput;
 import io.tributary.connect.SplitReader;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.worker.task.ConnectorFactory;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * while ends are {@linkplain #holdEnds() held}).
  */
 final class FailingSources implements ConnectorFactory {
-  private final ConnectorFactory standard = ConnectorFactory.standard();
+  private final ConnectorFactory sources = ConnectorFactory.standard().withSourceReaders(this::failing);
   private final AtomicBoolean armed = new AtomicBoolean();
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicBoolean endsHeld = new AtomicBoolean();
@@ -52,33 +50,12 @@ final class FailingSources implements ConnectorFactory {
 
   @Override
   public SourceConnector source(SourcePlan plan) {
-    SourceConnector delegate = standard.source(plan);
-    return new SourceConnector() {
-      @Override
-      public List<? extends SourceSplit> splits(int parallelism) {
-        return delegate.splits(parallelism);
-      }
-
-      @Override
-      public SplitReader open(SourceSplit split) {
-        return failing(delegate.open(split));
-      }
-
-      @Override
-      public SplitReader open(SourceSplit split, String position) {
-        return failing(delegate.open(split, position));
-      }
-
-      @Override
-      public boolean bounded() {
-        return delegate.bounded();
-      }
-    };
+    return sources.source(plan);
   }
 
   @Override
   public SinkConnector sink(SinkPlan plan) {
-    return standard.sink(plan);
+    return sources.sink(plan);
   }
 
   private SplitReader failing(SplitReader reader) {

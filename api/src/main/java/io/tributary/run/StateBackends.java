@@ -1,4 +1,4 @@
-package io.tributary.cli;
+package io.tributary.run;
 
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
@@ -27,19 +27,19 @@ import java.util.Map;
  *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m}.
  * </ul>
  */
-final class StateBackends implements AutoCloseable {
+public final class StateBackends implements AutoCloseable {
   private final HeapStateBackendFactory heap;
   private final LazyForst forst;
 
   /** Configured from the environment. */
-  StateBackends() {
+  public StateBackends() {
     this(env("TRIBUTARY_OBJECT_STORE", "data/objects"), Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
   }
 
   /** With an explicit object store URL and local directory (tests, embedded servers). */
-  StateBackends(String objectStoreUrl, Path localDir) {
+  public StateBackends(String objectStoreUrl, Path localDir) {
     this.heap = new HeapStateBackendFactory();
-    this.forst = new LazyForst(objectStoreUrl, localDir);
+    this.forst = new LazyForst(objectStoreUrl, null, localDir);
   }
 
   /**
@@ -47,17 +47,25 @@ final class StateBackends implements AutoCloseable {
    * at {@code checkpointsUrl} (the same storage), so a checkpoint directory holds everything a
    * restore needs.
    */
-  StateBackends(ObjectStore checkpoints, String checkpointsUrl) {
-    this.heap = new HeapStateBackendFactory(checkpoints);
-    this.forst = new LazyForst(checkpointsUrl, Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
+  public StateBackends(ObjectStore checkpoints, String checkpointsUrl) {
+    this(checkpoints, Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
   }
 
-  Map<String, StateBackendFactory> factories() {
+  /**
+   * Heap snapshots and forst files both in {@code store} (not closed by this), forst's working
+   * files and cache under {@code localRoot} (one subdirectory per process).
+   */
+  public StateBackends(ObjectStore store, Path localRoot) {
+    this.heap = new HeapStateBackendFactory(store);
+    this.forst = new LazyForst(null, store, localRoot);
+  }
+
+  public Map<String, StateBackendFactory> factories() {
     return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
   }
 
   /** The forst backend's counters, if a job of this process used it. */
-  java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> forstMetrics() {
+  public java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> forstMetrics() {
     return forst.metrics();
   }
 
@@ -67,7 +75,7 @@ final class StateBackends implements AutoCloseable {
     heap.close();
   }
 
-  static long parseBytes(String text) {
+  public static long parseBytes(String text) {
     String t = text.trim().toLowerCase(java.util.Locale.ROOT);
     long unit = 1;
     char last = t.charAt(t.length() - 1);
@@ -90,13 +98,16 @@ final class StateBackends implements AutoCloseable {
   /** Opens the object store and RocksDB resources only when a job asks for forst state. */
   private static final class LazyForst implements StateBackendFactory, AutoCloseable {
     private final String url;
+    private final ObjectStore given;
     private final Path localRoot;
     private ForstStateBackendFactory factory;
     private ObjectStore store;
     private Path local;
 
-    LazyForst(String url, Path localRoot) {
+    /** Either {@code url} (opened and closed here) or {@code given} (owned by the caller). */
+    LazyForst(String url, ObjectStore given, Path localRoot) {
       this.url = url;
+      this.given = given;
       this.localRoot = localRoot;
     }
 
@@ -132,10 +143,14 @@ final class StateBackends implements AutoCloseable {
         try {
           removeCachesOfDeadProcesses(localRoot);
           Files.createDirectories(local);
-          if (!url.contains("://")) {
-            Files.createDirectories(Path.of(url));
+          if (given != null) {
+            store = given;
+          } else {
+            if (!url.contains("://")) {
+              Files.createDirectories(Path.of(url));
+            }
+            store = ObjectStores.open(url);
           }
-          store = ObjectStores.open(url);
         } catch (IOException e) {
           throw new UncheckedIOException("cannot open the object store " + url + ": " + e.getMessage(), e);
         }
@@ -154,7 +169,9 @@ final class StateBackends implements AutoCloseable {
     public synchronized void close() {
       if (factory != null) {
         factory.close();
-        store.close();
+        if (given == null) {
+          store.close();
+        }
         deleteQuietly(local); // a cache of this process only (contract C5)
       }
     }

@@ -1,0 +1,505 @@
+package io.tributary.control;
+
+import io.tributary.run.RestartPolicy;
+import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.metadata.ConflictException;
+import io.tributary.spec.InvalidSpecException;
+import io.tributary.spec.JobSpec;
+import io.tributary.spec.JobSpecs;
+import io.tributary.spec.ParallelismSpec;
+import io.tributary.spec.SpecError;
+import io.tributary.worker.job.Failure;
+import io.tributary.worker.task.ConnectorFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The job lifecycle of the control plane (DESIGN §7, §8): what the REST API calls. Jobs live in
+ * projects; each job's record holds its spec and its desired state, and the manager reconciles
+ * what the job does — its {@link ObservedState} — towards it, running every job in this process
+ * with a {@link io.tributary.run.JobRunner} on its own thread.
+ *
+ * <p><b>Contract.</b> Thread-safe. Every method returns records and throws {@link
+ * InvalidSpecException} (400, with JSON pointers into the spec) or a {@link ControlException}:
+ * {@link InvalidRequestException} 400, {@link NotFoundException} 404, {@link
+ * StateConflictException} 409, {@link PreconditionFailedException} 412, {@link
+ * OperationFailedException} 500/503. Actions on one job run one at a time; an action that waits
+ * longer than {@link Settings#actionTimeout()} for another one is refused (409, retryable). Reads
+ * never wait for actions.
+ *
+ * <p><b>Versions.</b> {@link JobView#version()} is the version of the job's record: the ETag. It
+ * changes when the user changes the job (its spec, desired state, restore policy or parallelism),
+ * not when the job's observed state or checkpoints change. An {@code ifMatch} argument is null (no
+ * precondition), 0 (the job must not exist: {@code If-None-Match: *}) or the version read.
+ *
+ * <p><b>Restart.</b> The manager keeps everything under {@link Settings#dataDir()}: the metadata
+ * store in {@code metadata/}, checkpoints, savepoints and state files in {@code checkpoints/}, the
+ * forst cache in {@code local/control/} (wiped on open). One process at a time: the metadata store
+ * locks the directory. A new manager over the same directory, after {@link #close()}, resumes every job
+ * that should run from its latest checkpoint; STOPPED, FAILED and FINISHED jobs stay so. {@link
+ * #close()} ends the runs without savepoints and without changing any job's stored state.
+ *
+ * <p><b>Delete.</b> Deleting a job ends its run and removes its record, status and events. Its
+ * checkpoints and savepoints stay in storage, with their pointers in the metadata store
+ * ({@code jobs/<project>--<name>/...}): a job created again with the same name starts without state,
+ * but can be resumed from the savepoints of its predecessor, which its savepoint list shows.
+ */
+public final class JobManager implements AutoCloseable {
+  /** Largest spec text accepted, in UTF-8 bytes (the metadata store holds at most 256 KiB per item). */
+  public static final int MAX_SPEC_BYTES = 200 * 1024;
+
+  /**
+   * @param dataDir where metadata, checkpoints and the local state cache live
+   * @param connectors the sources and sinks jobs use (tests substitute their own)
+   * @param restarts how a failed run restarts before the job goes FAILED
+   * @param defaultCheckpointInterval for specs without {@code checkpoints}: every managed job
+   *     checkpoints, so that it keeps its state through stops, rescales and restarts
+   * @param checkpointTimeout a checkpoint not complete after this is aborted
+   * @param actionTimeout the longest an action waits for a savepoint, for a run to stop, or for
+   *     another action on the same job
+   */
+  public record Settings(Path dataDir, ConnectorFactory connectors, RestartPolicy restarts,
+      Duration defaultCheckpointInterval, Duration checkpointTimeout, Duration actionTimeout, Clock clock) {
+    public Settings {
+      Objects.requireNonNull(dataDir, "dataDir");
+      Objects.requireNonNull(connectors, "connectors");
+      Objects.requireNonNull(restarts, "restarts");
+      Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The defaults: built-in connectors, {@link RestartPolicy#DEFAULT}, checkpoints every 10 s. */
+    public static Settings of(Path dataDir) {
+      return new Settings(dataDir, ConnectorFactory.standard(), RestartPolicy.DEFAULT, Duration.ofSeconds(10),
+          Duration.ofMinutes(10), Duration.ofMinutes(2), Clock.systemUTC());
+    }
+
+    public Settings withConnectors(ConnectorFactory c) {
+      return new Settings(dataDir, c, restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, clock);
+    }
+
+    public Settings withRestarts(RestartPolicy r) {
+      return new Settings(dataDir, connectors, r, defaultCheckpointInterval, checkpointTimeout, actionTimeout, clock);
+    }
+
+    public Settings withActionTimeout(Duration t) {
+      return new Settings(dataDir, connectors, restarts, defaultCheckpointInterval, checkpointTimeout, t, clock);
+    }
+  }
+
+  private final JobContext ctx;
+  private final ProjectStore projects;
+  private final JobActions actions;
+  private final JobViews views;
+  private final ConcurrentMap<String, ManagedJob> jobs = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private JobManager(Settings settings, ControlStorage storage) {
+    this.ctx = new JobContext(settings, storage);
+    this.projects = new ProjectStore(storage.metadata(), settings.clock());
+    this.actions = new JobActions(ctx);
+    this.views = new JobViews(ctx);
+  }
+
+  /**
+   * Opens the control plane over {@code settings.dataDir()} and takes over its stored jobs: those
+   * that should run start again from their latest checkpoint.
+   *
+   * @throws io.tributary.scheduler.metadata.MetadataStoreException if another process holds the
+   *     directory
+   */
+  public static JobManager open(Settings settings) {
+    ControlStorage storage = new ControlStorage(settings.dataDir());
+    JobManager m;
+    try {
+      m = new JobManager(settings, storage);
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+    try {
+      m.recoverJobs();
+    } catch (RuntimeException e) {
+      m.close();
+      throw e;
+    }
+    return m;
+  }
+
+  private void recoverJobs() {
+    for (Project p : projects.list()) {
+      for (var item : ctx.storage.metadata().queryAll(ControlKeys.jobs(p.name()))) {
+        JobRecord record = JobStore.decode(item);
+        ManagedJob job = new ManagedJob(record.project(), record.name(), ctx);
+        jobs.put(job.internalName, job);
+        Optional<StatusStore.Status> status = ctx.statuses.get(record.project(), record.name());
+        try {
+          actions.recover(job, record, job.spec(record), status);
+        } catch (InvalidSpecException e) {
+          status.ifPresent(job::restoreStatus);
+          if (job.state().active() || job.state() == ObservedState.CREATED) {
+            job.failAfterControlPlaneRestart(new JobFailure(Failure.Domain.USER, false,
+                "user error (not retryable): the stored spec is no longer valid; apply a valid one: " + e.getMessage()));
+          }
+        }
+      }
+    }
+  }
+
+  /** The projects. */
+  public ProjectStore projects() {
+    return projects;
+  }
+
+  /** What {@link #apply} did. */
+  public enum ApplyOutcome { CREATED, UPDATED, UNCHANGED }
+
+  /** The result of an {@link #apply}: what it did, and the job afterwards. */
+  public record ApplyResult(ApplyOutcome outcome, JobView job) {}
+
+  /**
+   * Applies {@code specText} (YAML or JSON) as job {@code name}: creates and starts the job if it
+   * does not exist; changes nothing if the spec means the same as the stored one (however it is
+   * formatted); otherwise stores it and rolls it out — a RUNNING job by savepoint, stop and start of
+   * the new spec from the savepoint; a FAILED job that should run from its latest checkpoint; a
+   * stopped or finished job on its next start.
+   *
+   * <p>If the new spec cannot restore the old state (another {@code maxParallelism}, say), the job
+   * goes FAILED, its failure saying so (a USER error) and naming the savepoint that holds the state
+   * from before the change: applying the previous spec again continues from it, a resume with
+   * restore {@code none} runs the new spec without state. A parallelism set by {@link #rescale} is
+   * kept across spec changes that leave the spec's {@code parallelism} as it was and allow it.
+   *
+   * @param ifMatch null, 0 (must not exist) or the version the caller read
+   * @throws InvalidSpecException if the spec is invalid, cannot be planned, or names another job
+   *     (pointer {@code /name})
+   */
+  public ApplyResult apply(String project, String name, String specText, Long ifMatch) {
+    JobNames.checkJob(name);
+    projects.checkExists(project);
+    JobSpec spec = parse(name, specText);
+    String fingerprint = SpecFingerprint.of(spec);
+    return withJob(project, name, true, job -> {
+      Optional<JobRecord> current = ctx.jobs.get(project, name);
+      JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
+      if (current.isEmpty()) {
+        JobContext.plan(spec, null, job.internalName);
+        JobRecord record = create(JobRecord.create(project, name, specText, fingerprint, ctx.now()), ifMatch);
+        ctx.events.append(project, name, JobEvent.Type.CREATED, null, null,
+            "created with spec generation 1 (" + fingerprint + ")");
+        actions.create(job, record, spec);
+        return new ApplyResult(ApplyOutcome.CREATED, views.of(record, job));
+      }
+      JobRecord old = current.get();
+      if (old.fingerprint().equals(fingerprint)) {
+        return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, job));
+      }
+      Integer parallelism = keptParallelism(old, job, spec);
+      JobContext.plan(spec, parallelism, job.internalName);
+      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
+      ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
+          "spec generation " + record.generation() + " applied (" + fingerprint + ")");
+      actions.specChanged(job, record, spec);
+      return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, job));
+    });
+  }
+
+  /** The job {@code name}: spec, desired and observed state, parallelism, last checkpoint, failure. */
+  public JobView get(String project, String name) {
+    JobRecord record = record(project, name);
+    return views.of(record, jobs.get(record.internalName()));
+  }
+
+  /** A page of the project's jobs, in name order; {@code pageToken} null for the first page. */
+  public JobPage list(String project, String pageToken, int limit) {
+    projects.checkExists(project);
+    JobStore.Listing listing = ctx.jobs.list(project, pageToken, limit);
+    List<JobView> page = new ArrayList<>();
+    for (JobRecord r : listing.records()) {
+      page.add(views.of(r, jobs.get(r.internalName())));
+    }
+    return new JobPage(page, listing.nextPageToken());
+  }
+
+  /**
+   * Stops the job. With {@code savepoint}, the job must be RUNNING; it stops at the savepoint, which
+   * its next resume restores (the view's {@link JobView#restore()} names it); if the savepoint fails
+   * the job keeps running ({@link OperationFailedException}). Without, any job stops (a stopped one
+   * stays so), and resumes from its latest checkpoint.
+   */
+  public JobView stop(String project, String name, boolean savepoint) {
+    return withJob(project, name, false, job -> views.of(actions.stop(job, record(project, name), savepoint), job));
+  }
+
+  /**
+   * Starts a job that is not running (STOPPED, FAILED, FINISHED).
+   *
+   * @param restore {@link RestorePolicy#LATEST}, {@link RestorePolicy#NONE}, a path of one of the
+   *     job's checkpoints or savepoints, or null for the record's restore policy (after a stop with
+   *     a savepoint: that savepoint)
+   * @throws StateConflictException if the job runs (use {@link #restart})
+   * @throws InvalidRequestException naming {@code restore} if the path is not one of the job's
+   */
+  public JobView resume(String project, String name, RestorePolicy restore) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      return views.of(actions.resume(job, record, job.spec(record), restore), job);
+    });
+  }
+
+  /**
+   * Sets the job's parallelism. A running job keeps its state (contract C7): savepoint, stop, and
+   * start at {@code parallelism} from the savepoint. A job at rest uses it on its next start. The
+   * same parallelism again changes nothing.
+   *
+   * @throws InvalidRequestException naming {@code parallelism} if it lies outside [1,
+   *     maxParallelism] or the spec's {@code parallelism.min}..{@code max}
+   */
+  public JobView rescale(String project, String name, int parallelism) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      JobSpec spec = job.spec(record);
+      checkParallelism(spec, parallelism);
+      int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
+      if (current == parallelism) {
+        return views.of(record, job);
+      }
+      return views.of(actions.rescale(job, record, spec, current, parallelism), job);
+    });
+  }
+
+  /** Ends the job's run without a savepoint (if it runs) and starts it from its latest checkpoint. */
+  public JobView restart(String project, String name) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      return views.of(actions.restart(job, record, job.spec(record)), job);
+    });
+  }
+
+  /**
+   * Takes a savepoint of a RUNNING job, which keeps running.
+   *
+   * @return the savepoint; its path restores it
+   */
+  public CheckpointRef triggerSavepoint(String project, String name) {
+    return withJob(project, name, false, job -> {
+      record(project, name);
+      return actions.savepoint(job);
+    });
+  }
+
+  /**
+   * Deletes the job: ends its run, removes its record, status and events; its checkpoints and
+   * savepoints stay in storage (see the class comment).
+   *
+   * @param ifMatch null, or the version the caller read
+   */
+  public void delete(String project, String name, Long ifMatch) {
+    withJob(project, name, false, job -> {
+      Optional<JobRecord> current = ctx.jobs.get(project, name);
+      JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
+      JobRecord record = current.orElseThrow(() -> NotFoundException.job(project, name));
+      actions.delete(job);
+      jobs.remove(job.internalName, job);
+      ctx.jobs.delete(project, name, record.version());
+      ctx.statuses.delete(project, name);
+      ctx.events.deleteAll(project, name);
+      return null;
+    });
+  }
+
+  /** The job's lifecycle events, oldest first (the last {@value EventLog#RETAINED}). */
+  public List<JobEvent> events(String project, String name) {
+    record(project, name);
+    return ctx.events.list(project, name);
+  }
+
+  /** The job's retained checkpoints, oldest first. */
+  public List<CheckpointRef> checkpoints(String project, String name) {
+    CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
+    return store.checkpoints().stream().map(r -> JobViews.ref(store, r.id(), r.kind(), r.path())).toList();
+  }
+
+  /** The job's savepoints (also those of a deleted job of the same name), oldest first. */
+  public List<CheckpointRef> savepoints(String project, String name) {
+    CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
+    return store.savepoints().stream().map(r -> JobViews.ref(store, r.id(), r.kind(), r.path())).toList();
+  }
+
+  /**
+   * Ends every run (without savepoints, leaving every job's stored state as it is: a new manager
+   * resumes them) and closes the storage.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      for (ManagedJob job : jobs.values()) {
+        job.shutdown(ctx.actionTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      ctx.storage.close();
+    }
+  }
+
+  // ---- helpers
+
+  /** An action on one job, run under its actions lock. */
+  private interface JobAction<T> {
+    T run(ManagedJob job) throws InterruptedException;
+  }
+
+  private <T> T withJob(String project, String name, boolean create, JobAction<T> action) {
+    String key = JobNames.internal(project, name);
+    while (true) {
+      checkOpen();
+      ManagedJob job = create ? jobs.computeIfAbsent(key, k -> new ManagedJob(project, name, ctx)) : jobs.get(key);
+      if (job == null) {
+        record(project, name); // throws NotFound if the job does not exist
+        throw new OperationFailedException("job '" + name + "' exists but is not managed by this process",
+            Failure.Domain.INTERNAL, false, null);
+      }
+      try {
+        if (!job.lockActions(ctx.actionTimeout())) {
+          throw new StateConflictException(job.state(), "another action on job '" + name + "' is in progress; "
+              + "retry when it is done", true);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw interrupted(e);
+      }
+      try {
+        if (job.retired()) {
+          continue;
+        }
+        checkOpen();
+        return action.run(job);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        forgetIfNotCreated(key, job, create);
+        throw interrupted(e);
+      } catch (RuntimeException e) {
+        forgetIfNotCreated(key, job, create);
+        throw e;
+      } finally {
+        job.unlockActions();
+      }
+    }
+  }
+
+  /** After an apply that failed: the job object stands for nothing if no record was written. */
+  private void forgetIfNotCreated(String key, ManagedJob job, boolean create) {
+    if (!create || job.retired() || job.state() != ObservedState.CREATED) {
+      return;
+    }
+    try {
+      if (ctx.jobs.get(job.project, job.name).isPresent()) {
+        return;
+      }
+    } catch (RuntimeException e) {
+      // the store is failing or closed: forget the object anyway, a restart reads the records again
+    }
+    job.retire();
+    jobs.remove(key, job);
+  }
+
+  private static OperationFailedException interrupted(InterruptedException e) {
+    return new OperationFailedException("interrupted", Failure.Domain.INTERNAL, true, e);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new OperationFailedException("the control plane is shutting down", Failure.Domain.INTERNAL, true, null);
+    }
+  }
+
+  private JobRecord record(String project, String name) {
+    JobNames.checkJob(name);
+    projects.checkExists(project);
+    return ctx.jobs.get(project, name).orElseThrow(() -> NotFoundException.job(project, name));
+  }
+
+  private JobRecord create(JobRecord record, Long ifMatch) {
+    try {
+      return ctx.jobs.put(record, 0);
+    } catch (ConflictException e) {
+      throw conflict(record, ifMatch, e);
+    }
+  }
+
+  private JobRecord save(JobRecord record, Long ifMatch) {
+    try {
+      return ctx.jobs.put(record, record.version());
+    } catch (ConflictException e) {
+      throw conflict(record, ifMatch, e);
+    }
+  }
+
+  private static RuntimeException conflict(JobRecord record, Long ifMatch, ConflictException e) {
+    if (ifMatch != null) {
+      return new PreconditionFailedException("job '" + record.name() + "'", ifMatch, Math.max(0, e.actualVersion()));
+    }
+    return new StateConflictException(null, "job '" + record.name() + "' was changed concurrently; retry", true);
+  }
+
+  /** The spec in {@code text}, which must name job {@code name}. */
+  private static JobSpec parse(String name, String text) {
+    if (text == null || text.isBlank()) {
+      throw new InvalidSpecException(List.of(new SpecError("", "the job spec is empty")));
+    }
+    if (text.getBytes(StandardCharsets.UTF_8).length > MAX_SPEC_BYTES) {
+      throw new InvalidSpecException(List.of(new SpecError("", "the job spec is larger than " + MAX_SPEC_BYTES
+          + " bytes")));
+    }
+    JobSpec spec = JobSpecs.parse(text);
+    if (!name.equals(spec.name())) {
+      throw new InvalidSpecException(List.of(new SpecError("/name", "must be '" + name + "', the job's name in the "
+          + "request; a job cannot be renamed (create a job of the new name and delete this one)")));
+    }
+    return spec;
+  }
+
+  private static void checkParallelism(JobSpec spec, int n) {
+    ParallelismSpec p = spec.parallelism();
+    int max = spec.effectiveMaxParallelism();
+    if (n < 1 || n > max) {
+      throw new InvalidRequestException("parallelism", "must be between 1 and the job's maxParallelism (" + max
+          + "), got " + n);
+    }
+    if (n < p.min() || n > p.max()) {
+      throw new InvalidRequestException("parallelism", "must be within the spec's parallelism bounds, min " + p.min()
+          + " and max " + p.max() + ", got " + n + "; change the spec's parallelism to go beyond them");
+    }
+  }
+
+  /** The rescaled parallelism a changed spec keeps: while the spec's parallelism is as it was, and allows it. */
+  private static Integer keptParallelism(JobRecord old, ManagedJob job, JobSpec after) {
+    Integer rescaled = old.parallelism();
+    if (rescaled == null) {
+      return null;
+    }
+    try {
+      if (!job.spec(old).parallelism().equals(after.parallelism())) {
+        return null;
+      }
+    } catch (InvalidSpecException e) {
+      return null; // the stored spec no longer parses: the new one decides
+    }
+    ParallelismSpec p = after.parallelism();
+    boolean fits = rescaled >= p.min() && rescaled <= p.max() && rescaled <= after.effectiveMaxParallelism();
+    return fits ? rescaled : null;
+  }
+}

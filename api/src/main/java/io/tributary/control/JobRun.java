@@ -1,0 +1,220 @@
+package io.tributary.control;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.run.JobRunner;
+import io.tributary.run.RestorePolicy;
+import io.tributary.run.RunFailedException;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.worker.job.Failure;
+import io.tributary.worker.job.LocalJob;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One run of a managed job: a {@link JobRunner} (checkpoints, restarts after failures) on its own
+ * thread, from a start to its end. The run reports to its {@link Listener} from the runner's,
+ * the checkpoint coordinator's and its own thread.
+ */
+final class JobRun {
+  /** How a run ended. */
+  enum End { FINISHED, FAILED, CANCELLED }
+
+  /**
+   * @param last for FINISHED: the checkpoint that committed the last output
+   * @param failure for FAILED: why, whose fault, and what to do
+   */
+  record Outcome(End end, CheckpointMetadata last, JobFailure failure) {}
+
+  /** What a run reports. */
+  interface Listener {
+    void started(JobRun run, long epoch);
+
+    void restarting(JobRun run, Failure failure, int restart, int maxRestarts, Duration backoff);
+
+    void restoring(JobRun run, CheckpointMetadata from);
+
+    void completed(JobRun run, CheckpointMetadata metadata, String path);
+
+    /** Called on the run's thread before {@link #awaitEnd} returns. */
+    void ended(JobRun run, Outcome outcome);
+  }
+
+  private final ExecutionPlan plan;
+  private final RestorePolicy restore;
+  private final JobRunner runner;
+  private final Listener listener;
+  private final AtomicBoolean cancelAtSavepoint = new AtomicBoolean();
+  private final CompletableFuture<Outcome> ended = new CompletableFuture<>();
+  private volatile boolean detached;
+  private volatile boolean cancelRequested;
+
+  JobRun(ExecutionPlan plan, RestorePolicy restore, JobRunnerFactory runners, Listener listener) {
+    this.plan = plan;
+    this.restore = restore;
+    this.listener = listener;
+    this.runner = runners.create(plan, restore, new RunnerEvents());
+  }
+
+  /** Creates the runner of a run. */
+  interface JobRunnerFactory {
+    JobRunner create(ExecutionPlan plan, RestorePolicy restore, JobRunner.Events events);
+  }
+
+  ExecutionPlan plan() {
+    return plan;
+  }
+
+  /** What the run started from. */
+  RestorePolicy restore() {
+    return restore;
+  }
+
+  void start() {
+    Thread t = new Thread(this::runToEnd, "job " + plan.jobName());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
+   * Whether an action took the run over to end it: what it reports then no longer changes the job's
+   * state. Set under the job's lock.
+   */
+  boolean detached() {
+    return detached;
+  }
+
+  void detach() {
+    detached = true;
+  }
+
+  /** Takes a savepoint; the run goes on. */
+  CompletableFuture<CheckpointMetadata> savepoint() {
+    return runner.savepoint();
+  }
+
+  /**
+   * Takes a savepoint and cancels the run as it completes (on the coordinator's thread, before a
+   * later checkpoint can commit more output), so that the savepoint is where the run stopped.
+   *
+   * @return the savepoint, or null if it failed or did not complete within {@code timeout}: then the
+   *     run goes on
+   * @throws SavepointFailed with the reason, when null would be returned and the caller wants it
+   */
+  CheckpointMetadata savepointThenCancel(Duration timeout) throws InterruptedException, SavepointFailed {
+    cancelAtSavepoint.set(true);
+    CompletableFuture<CheckpointMetadata> savepoint = runner.savepoint();
+    try {
+      return savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      if (cancelAtSavepoint.compareAndSet(true, false)) {
+        String why = e instanceof TimeoutException ? "not complete after " + timeout.toMillis() + " ms"
+            : String.valueOf(e.getCause().getMessage());
+        throw new SavepointFailed(why, e instanceof TimeoutException ? e : e.getCause());
+      }
+      // it completed just now and the run is cancelled: its future completes right after
+      try {
+        return savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException again) {
+        throw new SavepointFailed(String.valueOf(again.getMessage()), again);
+      }
+    }
+  }
+
+  /** Cancels the run; {@link #awaitEnd} then reports CANCELLED (or how it ended before). */
+  void cancel() throws InterruptedException {
+    cancelRequested = true;
+    runner.cancel();
+  }
+
+  /**
+   * Waits for the end of the run.
+   *
+   * @throws TimeoutException if it did not end within {@code timeout}
+   */
+  Outcome awaitEnd(Duration timeout) throws InterruptedException, TimeoutException {
+    try {
+      return ended.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a run's end is never exceptional", e);
+    }
+  }
+
+  boolean isEnded() {
+    return ended.isDone();
+  }
+
+  private void runToEnd() {
+    Outcome outcome;
+    try {
+      outcome = new Outcome(End.FINISHED, runner.run(), null);
+    } catch (CancellationException | InterruptedException e) {
+      outcome = new Outcome(End.CANCELLED, null, null);
+    } catch (RunFailedException e) {
+      outcome = new Outcome(End.FAILED, null, JobFailure.of(e.failure(), e.getMessage()));
+    } catch (RuntimeException | Error e) {
+      Failure f = Failure.classify(e);
+      outcome = new Outcome(End.FAILED, null, JobFailure.of(f, f.describe()));
+    } finally {
+      runner.close();
+    }
+    try {
+      listener.ended(this, outcome);
+    } finally {
+      ended.complete(outcome);
+    }
+  }
+
+  /** A savepoint that failed or timed out; the run goes on. */
+  static final class SavepointFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    SavepointFailed(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private final class RunnerEvents implements JobRunner.Events {
+    @Override
+    public void restoring(CheckpointMetadata from) {
+      listener.restoring(JobRun.this, from);
+    }
+
+    @Override
+    public void started(LocalJob job, long epoch) {
+      if (cancelRequested) {
+        // JobRunner.cancel() misses a job that is starting (it cancels only the job it has already
+        // published): cancel again now that it is published
+        try {
+          runner.cancel();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return;
+      }
+      listener.started(JobRun.this, epoch);
+    }
+
+    @Override
+    public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
+      if (metadata.isSavepoint() && cancelAtSavepoint.compareAndSet(true, false)) {
+        try {
+          cancel();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      listener.completed(JobRun.this, metadata, stats.path());
+    }
+
+    @Override
+    public void restarting(Failure failure, int restart, int maxRestarts, Duration backoff) {
+      listener.restarting(JobRun.this, failure, restart, maxRestarts, backoff);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The control plane's job lifecycle (DESIGN §7, §8), without HTTP: what the REST API and the CLI
+ * call. {@link io.tributary.control.JobManager} is the entry point: it applies specs, runs the
+ * actions on jobs (stop, resume, rescale, restart, savepoint, delete), and answers reads with
+ * records ({@link io.tributary.control.JobView}, {@link io.tributary.control.JobEvent}, {@link
+ * io.tributary.control.CheckpointRef}). Errors are {@link io.tributary.control.ControlException}s,
+ * one subclass per HTTP status, and {@link io.tributary.spec.InvalidSpecException} for specs.
+ *
+ * <p>A job's record ({@link io.tributary.control.JobRecord}, kept by {@link
+ * io.tributary.control.JobStore}) holds what the user wants: the spec and the {@link
+ * io.tributary.control.DesiredState}. The manager reconciles the job's {@link
+ * io.tributary.control.ObservedState}, an explicit state machine, towards it; each job runs on its
+ * own thread in this process. Everything is kept in the metadata store (keys in {@code
+ * ControlKeys}) and the checkpoint object store under one data directory, so a new manager over the
+ * same directory takes every job over.
+ */
+package io.tributary.control;
