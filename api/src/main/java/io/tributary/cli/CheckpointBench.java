@@ -780,7 +780,7 @@ final class CheckpointBench implements Callable<Integer> {
 
   /** The standard connectors, with sources that throw once when armed: the injected failure. */
   private static final class FailOnce implements ConnectorFactory {
-    private final ConnectorFactory standard = ConnectorFactory.standard();
+    private final ConnectorFactory sources = ConnectorFactory.standard().withSourceReaders(this::reader);
     private final AtomicBoolean armed = new AtomicBoolean();
     private volatile long failedAt;
 
@@ -799,33 +799,12 @@ final class CheckpointBench implements Callable<Integer> {
 
     @Override
     public SourceConnector source(SourcePlan plan) {
-      SourceConnector source = standard.source(plan);
-      return new SourceConnector() {
-        @Override
-        public List<? extends SourceSplit> splits(int parallelism) {
-          return source.splits(parallelism);
-        }
-
-        @Override
-        public SplitReader open(SourceSplit split) {
-          return reader(source.open(split));
-        }
-
-        @Override
-        public SplitReader open(SourceSplit split, String position) {
-          return reader(source.open(split, position));
-        }
-
-        @Override
-        public boolean bounded() {
-          return source.bounded();
-        }
-      };
+      return sources.source(plan);
     }
 
     @Override
     public SinkConnector sink(SinkPlan plan) {
-      return standard.sink(plan);
+      return sources.sink(plan);
     }
 
     private SplitReader reader(SplitReader reader) {
