@@ -98,24 +98,12 @@ final class ControlTests {
 
   /** The committed lines of a file sink: its visible {@code part-*.jsonl} files, sorted. */
   static List<String> committed(Path dir) {
-    List<String> lines = new ArrayList<>();
-    for (String name : files(dir)) {
-      if (name.startsWith("part-") && name.endsWith(".jsonl")) {
-        try {
-          lines.addAll(Files.readAllLines(dir.resolve(name), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    }
-    lines.removeIf(String::isBlank);
-    lines.sort(null);
-    return lines;
+    return io.tributary.run.FaultRuns.committed(dir);
   }
 
   /** Files of a file sink that are not output (in progress, or pending a commit). */
   static List<String> hidden(Path dir) {
-    return files(dir).stream().filter(n -> n.startsWith(".")).toList();
+    return io.tributary.run.FaultRuns.hidden(dir);
   }
 
   /** Every window result appears once: one line per (key, window_start). */
@@ -174,16 +162,5 @@ final class ControlTests {
           .append('\n');
     }
     return b.toString();
-  }
-
-  private static List<String> files(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /** What the checkpoint fault tests share: plans, failure-free reference runs, committed file-sink output. */
-final class FaultRuns {
+public final class FaultRuns {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private FaultRuns() {}
@@ -50,7 +50,7 @@ final class FaultRuns {
   }
 
   /** The committed lines of a file sink: its visible {@code part-*.jsonl} files, sorted. */
-  static List<String> committed(Path dir) {
+  public static List<String> committed(Path dir) {
     List<String> lines = new ArrayList<>();
     for (String name : files(dir)) {
       if (name.startsWith("part-") && name.endsWith(".jsonl")) {
@@ -67,7 +67,7 @@ final class FaultRuns {
   }
 
   /** Files of a file sink that are not output (in progress, or pending a commit). */
-  static List<String> hidden(Path dir) {
+  public static List<String> hidden(Path dir) {
     return files(dir).stream().filter(n -> n.startsWith(".")).toList();
   }
 
