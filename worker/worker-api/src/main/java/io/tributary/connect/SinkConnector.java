@@ -30,4 +30,10 @@ public interface SinkConnector {
   default void recover(java.util.List<String> committables, int maxPreviousParallelism, long attempt) {
     commit(committables);
   }
+
+  /**
+   * The job is over (its last checkpoint committed, or it was cancelled): release what commit and
+   * recover kept open (admin clients, parked producers). Writers are closed before.
+   */
+  default void close() {}
 }

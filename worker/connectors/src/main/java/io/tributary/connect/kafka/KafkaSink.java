@@ -187,6 +187,12 @@ public final class KafkaSink implements SinkConnector {
     return new KafkaSinkWriter(sinkId, topic, keyFields, c);
   }
 
+  /** Releases the admin client used to commit and recover transactions. */
+  @Override
+  public void close() {
+    transactions.close();
+  }
+
   /**
    * Commits the pre-committed transactions {@code committables} name (and, per writer of this
    * object, every earlier one), in checkpoint order. A transaction whose producer is not in this

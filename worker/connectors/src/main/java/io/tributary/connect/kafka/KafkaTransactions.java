@@ -169,7 +169,15 @@ final class KafkaTransactions {
     }
   }
 
-  /** Lazily created and never closed: a sink has no end of life in the connector SPI. */
+  /** Closes the admin client, if one was created. */
+  synchronized void close() {
+    if (admin != null) {
+      admin.close(java.time.Duration.ofSeconds(5));
+      admin = null;
+    }
+  }
+
+  /** Lazily created; closed with the sink ({@link KafkaSink#close()}). */
   private synchronized Admin admin() {
     if (admin == null) {
       Map<String, Object> c = new HashMap<>(producerConfig);

@@ -126,10 +126,18 @@ public final class LocalJob implements AutoCloseable, CheckpointTarget {
     }
   }
 
+  /** Cancels the job if it still runs, then closes its sink connectors (after their last commit). */
   @Override
   public void close() throws InterruptedException {
     if (!isDone()) {
       cancel();
+    }
+    for (SinkConnector s : sinks.values()) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        // releasing clients of a job that is over: nothing to recover
+      }
     }
   }
 
