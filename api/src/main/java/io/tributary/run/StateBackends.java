@@ -156,7 +156,7 @@ public final class StateBackends implements AutoCloseable {
         }
         long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
         factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
-            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER));
+            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true));
       }
       return factory;
     }

@@ -15,9 +15,14 @@ import java.util.Objects;
  * @param writeBufferBytes memtable budget shared by every shard of the process
  * @param stateCacheEntries bound of each backend's write-back cache of deserialized state entries
  *     in front of RocksDB, in (state, key, namespace) entries; 0 disables the cache
+ * @param prefetchOnRestore whether a restored backend starts opening (downloading) all its key
+ *     groups in the background right away, instead of each on its first access; restore returns at
+ *     once either way (C7), and a first access waits only for its own key group. Off by default
+ *     (a restore reads only what is used); on for running jobs, whose windows touch every key group
+ *     within their first records
  */
 public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
-    long writeBufferBytes, long stateCacheEntries) {
+    long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore) {
   /** Default local file cache budget: 8 GiB. */
   public static final long DEFAULT_CACHE_BUDGET = 8L << 30;
   /** Default block cache: 256 MiB. */
@@ -38,6 +43,18 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
     }
   }
 
+  /** Without prefetching on restore. */
+  public ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
+      long writeBufferBytes, long stateCacheEntries) {
+    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, stateCacheEntries, false);
+  }
+
+  /** This configuration with prefetching on restore switched on or off. */
+  public ForstConfig withPrefetchOnRestore(boolean prefetch) {
+    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
+        stateCacheEntries, prefetch);
+  }
+
   /** A configuration with the default state cache bound. */
   public ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
       long writeBufferBytes) {
@@ -46,7 +63,8 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
 
   /** This configuration with another state cache bound (0 disables the cache). */
   public ForstConfig withStateCacheEntries(long entries) {
-    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, entries);
+    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, entries,
+        prefetchOnRestore);
   }
 
   /** A configuration with the default budgets. */

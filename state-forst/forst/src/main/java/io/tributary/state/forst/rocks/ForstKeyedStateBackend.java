@@ -50,6 +50,8 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   private long keyVersion;
   private Shard currentShard;
   private boolean closed;
+  /** Restored shards being opened in the background, by index; null once taken. */
+  private final CompletableFuture<Shard>[] opening;
 
   ForstKeyedStateBackend(ForstEnvironment env, StateNames names, KeyGroupRange range, int maxParallelism,
       Map<Integer, RestoredGroup> restoredGroups) {
@@ -67,6 +69,39 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     this.restorer = new ShardRestorer(env);
     this.writer = new SnapshotWriter(env, names);
     this.restoredRegistration = new RestoredRegistration(env.registry, restoredGroups.values());
+    this.opening = prefetch();
+  }
+
+  /**
+   * Starts opening every restored shard in the background, several at once: a restored window
+   * operator touches all its key groups within its first records, and opening them one after
+   * another on the task thread would hold processing back for seconds. Restore itself still returns
+   * at once (C7); the first access to a key group waits only for that group.
+   */
+  @SuppressWarnings("unchecked")
+  private CompletableFuture<Shard>[] prefetch() {
+    CompletableFuture<Shard>[] futures = new CompletableFuture[shards.length];
+    for (int i = 0; i < restored.length && env.config.prefetchOnRestore(); i++) {
+      if (restored[i] != null) {
+        int index = i;
+        futures[i] = CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints);
+      }
+    }
+    return futures;
+  }
+
+  /** The shard at {@code index} once its background opening finished, or null if none was started. */
+  private Shard awaitOpening(int index) {
+    CompletableFuture<Shard> f = opening[index];
+    if (f == null) {
+      return null;
+    }
+    opening[index] = null;
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   ShardRestorer restorer() {
@@ -140,7 +175,10 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       checkOpen();
       s = shards[currentIndex];
       if (s == null) {
-        s = openShard(currentIndex);
+        s = awaitOpening(currentIndex);
+        if (s == null) {
+          s = openShard(currentIndex);
+        }
         shards[currentIndex] = s;
       }
       currentShard = s;
@@ -159,7 +197,11 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     for (Key k : keys) {
       int index = k.keyGroup(maxParallelism) - range.start();
       if (index >= 0 && index < shards.length && shards[index] == null) {
-        missing.add(index);
+        if (opening[index] != null) {
+          shards[index] = awaitOpening(index);
+        } else {
+          missing.add(index);
+        }
       }
     }
     if (missing.size() < 2) {
@@ -330,6 +372,16 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       return;
     }
     closed = true;
+    for (int i = 0; i < opening.length; i++) {
+      if (opening[i] != null) {
+        try {
+          shards[i] = opening[i].join();
+        } catch (RuntimeException e) {
+          // never used: nothing to close
+        }
+        opening[i] = null;
+      }
+    }
     for (int i = 0; i < shards.length; i++) {
       if (shards[i] != null) {
         shards[i].close();

@@ -95,6 +95,28 @@ class ForstSnapshotRestoreTest {
   }
 
   @Test
+  void withPrefetchARestoredBackendOpensEveryKeyGroupInTheBackground() throws Exception {
+    StateSnapshot snap;
+    try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      write(b, 0, KEYS, 1);
+      snap = b.snapshot(1).get();
+    }
+    env.factory.close();
+    SnapshotWriter.deleteQuietly(env.localDir);
+    env.factory = ForstStateBackendFactory.fromConfig(
+        new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
+    KeyedStateBackend untouched = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap));
+    untouched.close(); // waits for the background openings: every key group was opened without any access
+    assertThat(env.factory.metrics().shardsOpened()).isEqualTo(snap.manifests().size());
+    try (KeyedStateBackend b = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap))) {
+      assertValues(b, 0, KEYS, 1);
+      StateSnapshot again = b.snapshot(2).get();
+      assertThat(again.manifests()).as("nothing changed: the restored manifests are referenced again")
+          .isEqualTo(snap.manifests());
+    }
+  }
+
+  @Test
   void restoreFetchesOnlyTheKeyGroupsThatAreTouched() throws Exception {
     StateSnapshot snap;
     try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
