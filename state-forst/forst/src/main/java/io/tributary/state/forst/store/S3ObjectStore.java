@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the URL-connection HTTP client. Object {@code name} is the key {@code prefix + name}.
  *
  * <p>Guarantees: S3 PUTs are atomic, so readers never see a partial object; {@link #putIfAbsent}
- * is a conditional PUT with {@code If-None-Match: *} (HTTP 412 means the object existed); reading an
+ * is a conditional PUT with {@code If-None-Match: *} (HTTP 412 means the object existed, unless it
+ * holds exactly the bytes being written: an SDK retry of a PUT that had succeeded); reading an
  * absent object throws {@link java.nio.file.NoSuchFileException}; every SDK failure becomes an
  * {@link IOException} naming the bucket and key and what to check. Large files are uploaded with a
  * single PUT from the file (S3 allows up to 5 GiB). Thread-safe.
@@ -105,6 +106,15 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /** Whether {@code name} exists with exactly {@code bytes}. */
+  private boolean holds(String name, byte[] bytes) throws IOException {
+    try {
+      return java.util.Arrays.equals(getBytes(name), bytes);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return false;
+    }
+  }
+
   @Override
   public boolean putIfAbsent(String name, byte[] bytes) throws IOException {
     String key = key(name);
@@ -115,7 +125,9 @@ public final class S3ObjectStore implements ObjectStore {
       } catch (SdkException e) {
         int status = S3Errors.status(e);
         if (status == 412) {
-          return false;
+          // the SDK may have retried a PUT whose first attempt succeeded but whose answer was lost:
+          // then the object holding exactly these bytes is ours
+          return holds(name, bytes);
         }
         if (status != 409 || attempt >= 3) {
           throw errors.map("conditional PUT", key, e);
