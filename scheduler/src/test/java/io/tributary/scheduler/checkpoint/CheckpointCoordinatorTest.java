@@ -374,26 +374,15 @@ class CheckpointCoordinatorTest {
   }
 
   /** An object store whose next metadata write fails, as a transient outage would. */
-  private static final class FlakyObjects implements ObjectStore {
-    private final ObjectStore delegate;
+  private static final class FlakyObjects extends io.tributary.state.store.ForwardingObjectStore {
     private final java.util.concurrent.atomic.AtomicBoolean failNext = new java.util.concurrent.atomic.AtomicBoolean();
 
     FlakyObjects(ObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void failNextWrite() {
       failNext.set(true);
-    }
-
-    @Override
-    public void put(String name, Path file) throws IOException {
-      delegate.put(name, file);
-    }
-
-    @Override
-    public void put(String name, byte[] bytes) throws IOException {
-      delegate.put(name, bytes);
     }
 
     @Override
@@ -402,46 +391,6 @@ class CheckpointCoordinatorTest {
         throw new IOException("object store unavailable");
       }
       return delegate.putIfAbsent(name, bytes);
-    }
-
-    @Override
-    public void get(String name, Path target) throws IOException {
-      delegate.get(name, target);
-    }
-
-    @Override
-    public byte[] getBytes(String name) throws IOException {
-      return delegate.getBytes(name);
-    }
-
-    @Override
-    public java.io.InputStream open(String name) throws IOException {
-      return delegate.open(name);
-    }
-
-    @Override
-    public boolean exists(String name) throws IOException {
-      return delegate.exists(name);
-    }
-
-    @Override
-    public long size(String name) throws IOException {
-      return delegate.size(name);
-    }
-
-    @Override
-    public void delete(String name) throws IOException {
-      delegate.delete(name);
-    }
-
-    @Override
-    public List<String> list(String prefix) throws IOException {
-      return delegate.list(prefix);
-    }
-
-    @Override
-    public String url() {
-      return delegate.url();
     }
 
     @Override

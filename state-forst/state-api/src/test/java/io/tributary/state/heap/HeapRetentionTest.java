@@ -265,13 +265,12 @@ class HeapRetentionTest {
   }
 
   /** A store in memory whose puts or deletes of one chosen object fail. */
-  private static final class FailingStore implements ObjectStore {
-    private final ObjectStore delegate;
+  private static final class FailingStore extends io.tributary.state.store.ForwardingObjectStore {
     volatile String failDeletesOf;
     volatile String failPutsOf;
 
     FailingStore(ObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
@@ -299,31 +298,6 @@ class HeapRetentionTest {
     }
 
     @Override
-    public void get(String name, Path target) throws IOException {
-      delegate.get(name, target);
-    }
-
-    @Override
-    public byte[] getBytes(String name) throws IOException {
-      return delegate.getBytes(name);
-    }
-
-    @Override
-    public InputStream open(String name) throws IOException {
-      return delegate.open(name);
-    }
-
-    @Override
-    public boolean exists(String name) throws IOException {
-      return delegate.exists(name);
-    }
-
-    @Override
-    public long size(String name) throws IOException {
-      return delegate.size(name);
-    }
-
-    @Override
     public void delete(String name) throws IOException {
       if (name.equals(failDeletesOf)) {
         throw new IOException("injected delete failure of " + name);
@@ -331,19 +305,5 @@ class HeapRetentionTest {
       delegate.delete(name);
     }
 
-    @Override
-    public List<String> list(String prefix) throws IOException {
-      return delegate.list(prefix);
-    }
-
-    @Override
-    public String url() {
-      return delegate.url();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
   }
 }

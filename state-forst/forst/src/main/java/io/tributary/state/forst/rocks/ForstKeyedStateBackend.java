@@ -69,7 +69,8 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     this.restorer = new ShardRestorer(env);
     this.writer = new SnapshotWriter(env, names);
     this.restoredRegistration = new RestoredRegistration(env.registry, restoredGroups.values());
-    this.opening = prefetch();
+    this.opening = newFutures(range.size());
+    prefetch();
   }
 
   /**
@@ -78,16 +79,17 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * another on the task thread would hold processing back for seconds. Restore itself still returns
    * at once (C7); the first access to a key group waits only for that group.
    */
-  @SuppressWarnings("unchecked")
-  private CompletableFuture<Shard>[] prefetch() {
-    CompletableFuture<Shard>[] futures = new CompletableFuture[shards.length];
+  private void prefetch() {
     for (int i = 0; i < restored.length && env.config.prefetchOnRestore(); i++) {
       if (restored[i] != null) {
-        int index = i;
-        futures[i] = CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints);
+        startOpening(i);
       }
     }
-    return futures;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static CompletableFuture<Shard>[] newFutures(int n) {
+    return new CompletableFuture[n];
   }
 
   /** The shard at {@code index} once its background opening finished, or null if none was started. */
@@ -197,33 +199,30 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     for (Key k : keys) {
       int index = k.keyGroup(maxParallelism) - range.start();
       if (index >= 0 && index < shards.length && shards[index] == null) {
-        if (opening[index] != null) {
-          shards[index] = awaitOpening(index);
-        } else {
-          missing.add(index);
-        }
+        missing.add(index);
       }
     }
-    if (missing.size() < 2) {
-      return;
-    }
-    Map<Integer, CompletableFuture<Shard>> opening = new java.util.HashMap<>();
     for (int index : missing) {
-      opening.put(index, CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints));
+      startOpening(index);
     }
     RuntimeException failure = null;
-    for (Map.Entry<Integer, CompletableFuture<Shard>> e : opening.entrySet()) {
+    for (int index : missing) {
       try {
-        shards[e.getKey()] = e.getValue().join();
-      } catch (java.util.concurrent.CompletionException ex) {
-        if (failure == null) {
-          failure = ex.getCause() instanceof RuntimeException r ? r : ex;
-        }
+        shards[index] = awaitOpening(index);
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
       }
     }
     currentShard = null; // re-resolved from shards[] on next access
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /** Starts opening shard {@code index} on the shard pool, unless that already started. */
+  private void startOpening(int index) {
+    if (opening[index] == null) {
+      opening[index] = CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints);
     }
   }
 

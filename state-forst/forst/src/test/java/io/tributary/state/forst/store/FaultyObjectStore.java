@@ -15,14 +15,12 @@ import java.util.Random;
  * failure either happens before the delegate is called, or — {@link Timing#AFTER} — after it
  * succeeded, like a timeout whose request did reach the store ("failed halfway").
  */
-public final class FaultyObjectStore implements ObjectStore {
+public final class FaultyObjectStore extends io.tributary.state.store.ForwardingObjectStore {
   /** Which operations can fail. {@code putIfAbsent} counts as a put; {@code open}/{@code getBytes} as gets. */
   public enum Op { PUT, GET, DELETE }
 
   /** Whether an injected failure leaves the operation undone or done. */
   public enum Timing { BEFORE, AFTER }
-
-  private final ObjectStore delegate;
   private final Map<Op, Integer> countdown = new EnumMap<>(Op.class);
   private final Map<Op, Integer> failures = new EnumMap<>(Op.class);
   private Random random;
@@ -31,7 +29,7 @@ public final class FaultyObjectStore implements ObjectStore {
   private volatile Runnable afterGet = () -> {};
 
   public FaultyObjectStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** The {@code n}-th (1-based) {@code op} from now fails. */
@@ -112,36 +110,11 @@ public final class FaultyObjectStore implements ObjectStore {
   }
 
   @Override
-  public boolean exists(String name) throws IOException {
-    return delegate.exists(name);
-  }
-
-  @Override
-  public long size(String name) throws IOException {
-    return delegate.size(name);
-  }
-
-  @Override
   public void delete(String name) throws IOException {
     run(Op.DELETE, name, () -> {
       delegate.delete(name);
       return null;
     });
-  }
-
-  @Override
-  public List<String> list(String prefix) throws IOException {
-    return delegate.list(prefix);
-  }
-
-  @Override
-  public String url() {
-    return delegate.url();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 
   private <T> T run(Op op, String name, Call<T> call) throws IOException {
