@@ -124,19 +124,12 @@ final class RunCommand implements Callable<Integer> {
 
   private int runWithCheckpoints(ExecutionPlan plan, JobRunner runner, StateBackends state, PrintStream err)
       throws InterruptedException {
-    AtomicBoolean interrupted = new AtomicBoolean();
-    Thread hook = new Thread(() -> {
-      interrupted.set(true);
-      try {
-        if (savepointOnStop) {
-          takeSavepoint(runner, err);
-        }
-        runner.cancel();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    Thread hook = onStop(() -> {
+      if (savepointOnStop) {
+        takeSavepoint(runner, err);
       }
-    }, "tributary-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+      runner.cancel();
+    });
     Thread reporter = progressReporter(runner, err);
     try {
       CheckpointMetadata last = runner.run();
@@ -152,6 +145,24 @@ final class RunCommand implements Callable<Integer> {
       err.println("tributary: " + plan.jobName() + " stopped (interrupted); resume with --restore latest");
       return 130;
     }
+  }
+
+  /** What Ctrl-C or SIGTERM does. */
+  private interface StopAction {
+    void run() throws InterruptedException;
+  }
+
+  /** Installs {@code action} as a shutdown hook; remove the returned hook when the job ended by itself. */
+  private static Thread onStop(StopAction action) {
+    Thread hook = new Thread(() -> {
+      try {
+        action.run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "tributary-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    return hook;
   }
 
   private static void takeSavepoint(JobRunner runner, PrintStream err) throws InterruptedException {
@@ -231,15 +242,10 @@ final class RunCommand implements Callable<Integer> {
       throws InterruptedException {
     LocalJob job = LocalJob.start(plan, state.factories());
     AtomicBoolean interrupted = new AtomicBoolean();
-    Thread hook = new Thread(() -> {
+    Thread hook = onStop(() -> {
       interrupted.set(true);
-      try {
-        job.cancel();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "tributary-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+      job.cancel();
+    });
     Progress progress = new Progress(job.metrics(), err);
     long every = progressInterval.toMillis();
     while (!job.await(every > 0 ? every : 1000, TimeUnit.MILLISECONDS)) {

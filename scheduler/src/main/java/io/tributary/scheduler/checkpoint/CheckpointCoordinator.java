@@ -126,21 +126,16 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     this.listener = listener;
     this.epoch = run.epoch();
     this.pointerVersion = store.latestVersion();
-    long maxId = store.latest().map(CheckpointStore.Pointer::id).orElse(0L);
-    retained.addAll(store.checkpoints());
-    for (CheckpointStore.Retained r : retained) {
-      maxId = Math.max(maxId, r.id());
-      retainState(store.load(r.path()));
-    }
-    for (CheckpointStore.Retained r : store.savepoints()) {
-      maxId = Math.max(maxId, r.id());
-      retainState(store.load(r.path()));
-    }
-    this.nextId = maxId + 1;
-    java.util.Set<Long> keep = new java.util.HashSet<>();
-    retained.forEach(r -> keep.add(r.id()));
-    store.savepoints().forEach(r -> keep.add(r.id())); // their timers live under chk-<id>/ too
+    java.util.Set<Long> keep = new java.util.HashSet<>(); // savepoints' timers live under chk-<id>/ too
     store.latest().ifPresent(p -> keep.add(p.id()));
+    retained.addAll(store.checkpoints());
+    List<CheckpointStore.Retained> loaded = new ArrayList<>(retained);
+    loaded.addAll(store.savepoints());
+    for (CheckpointStore.Retained r : loaded) {
+      keep.add(r.id());
+      retainState(store.load(r.path()));
+    }
+    this.nextId = keep.stream().mapToLong(Long::longValue).max().orElse(0L) + 1;
     store.sweepCheckpointObjects(keep); // what runs that died mid-checkpoint left behind
     java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
         r -> {

@@ -27,7 +27,10 @@ public interface Operator {
   /** An event-time timer registered through {@link TimerService} is due. */
   default void onTimer(Timer timer, Output out) {}
 
-  /** Checkpoint barrier {@code checkpointId} passed this operator (snapshots come later). */
+  /**
+   * Checkpoint barrier {@code checkpointId} reached this operator, just before the task takes its
+   * snapshot (keyed state, timers and sink pre-commits are taken by the runtime).
+   */
   default void onBarrier(long checkpointId) {}
 
   /** Every input has ended; flush what is buffered. */

@@ -8,7 +8,6 @@ import io.tributary.state.StateSnapshot;
 import io.tributary.worker.window.WindowOperator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +99,7 @@ final class TaskCheckpointer {
       String committable = n.operator instanceof SinkOperator sink ? sink.finalCommittable() : null;
       ops.put(n.plan.id(), new OperatorState(Long.MAX_VALUE, null, null, committable));
     }
-    List<SplitState> splits = new ArrayList<>(task.splitStates());
+    List<SplitState> splits = task.splitStates();
     config.acks().finished(new TaskState(stage, subtask, parallelism, lastCheckpoint, true, 0, 0, splits, ops));
   }
 }
