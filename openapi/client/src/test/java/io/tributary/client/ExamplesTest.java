@@ -44,7 +44,7 @@ class ExamplesTest {
 
     Problem problem = CLIENT.treeToValue(api.at("/components/examples/InvalidSpecProblem/value"), Problem.class);
 
-    assertThat(problem.getStatus()).isEqualTo(422);
+    assertThat(problem.getStatus()).isEqualTo(400);
     assertThat(problem.getErrors()).extracting(e -> e.getPointer())
         .containsExactly("/spec/operators/1/window/size", "/spec/sinks/results/input");
   }
