@@ -1,7 +1,10 @@
 package io.tributary.worker.job;
 
+import io.tributary.worker.operator.OperatorMetrics;
+import io.tributary.worker.task.OutputTap;
 import io.tributary.worker.task.StreamTask;
 import io.tributary.worker.task.TaskCounters;
+import java.util.ArrayList;
 import java.util.List;
 
 /** A live view over a job's task counters, for progress reports. Any thread. */
@@ -54,5 +57,40 @@ public final class JobMetrics {
   /** Malformed records counted (and sent to a dead-letter output if declared). */
   public long malformed() {
     return tasks.stream().mapToLong(StreamTask::malformed).sum();
+  }
+
+  /** Every task's and operator's cumulative counters now. Any thread; cheap (no task is disturbed). */
+  public MetricsSnapshot snapshot() {
+    long now = System.nanoTime();
+    List<MetricsSnapshot.Task> out = new ArrayList<>(tasks.size());
+    for (StreamTask t : tasks) {
+      TaskCounters c = t.counters();
+      List<StreamTask.OperatorView> views = t.operators();
+      List<MetricsSnapshot.Operator> ops = new ArrayList<>(views.size());
+      for (StreamTask.OperatorView v : views) {
+        OperatorMetrics m = v.metrics();
+        ops.add(new MetricsSnapshot.Operator(v.operatorId(), m.recordsIn(), m.recordsOut(), m.watermark(),
+            m.lateDropped(), m.malformed()));
+      }
+      out.add(new MetricsSnapshot.Task(t.name(), t.stageId(), t.subtaskIndex(), t.isSource(), c.recordsIn(),
+          c.recordsOut(), c.watermark(), c.idle(), c.finished(), t.times().read(now), ops));
+    }
+    return new MetricsSnapshot(now, out);
+  }
+
+  /**
+   * The output samples of operator {@code operatorId}, one per subtask (empty if the job has no
+   * such operator). A sink's sample holds records it wrote. Any thread.
+   */
+  public List<OutputTap> taps(String operatorId) {
+    List<OutputTap> out = new ArrayList<>();
+    for (StreamTask t : tasks) {
+      for (StreamTask.OperatorView v : t.operators()) {
+        if (v.operatorId().equals(operatorId)) {
+          out.add(v.tap());
+        }
+      }
+    }
+    return out;
   }
 }

@@ -31,11 +31,21 @@ final class ChainNode {
   OperatorContext context;
   long watermark = Watermark.NONE;
   long pendingWatermark = Watermark.NONE;
+  long recordsIn;
   long recordsOut;
+  /** A sample of the operator's main output; a sink's is a sample of the records it was given. */
+  final OutputTap tap;
+  private final boolean tapsInput;
 
   ChainNode(OperatorPlan plan, Operator operator) {
+    this(plan, operator, 0);
+  }
+
+  ChainNode(OperatorPlan plan, Operator operator, int subtask) {
     this.plan = plan;
     this.operator = operator;
+    this.tap = new OutputTap(plan == null ? "?" : plan.id(), subtask);
+    this.tapsInput = operator instanceof SinkOperator;
   }
 
   /** The operator's keyed state, or null when it is not keyed. */
@@ -54,6 +64,10 @@ final class ChainNode {
   }
 
   void process(Record record) {
+    recordsIn++;
+    if (tapsInput && tap.budget > 0) {
+      tap.take(record);
+    }
     operator.processElement(record, output);
   }
 
@@ -61,6 +75,9 @@ final class ChainNode {
     @Override
     public void emit(Record record) {
       recordsOut++;
+      if (tap.budget > 0) {
+        tap.take(record);
+      }
       for (int i = 0, n = children.size(); i < n; i++) {
         children.get(i).process(record);
       }

@@ -6,7 +6,9 @@ import io.tributary.stream.IdleStatus;
 import io.tributary.stream.Record;
 import io.tributary.stream.StreamElement;
 import io.tributary.stream.Watermark;
+import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Timer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 
@@ -26,12 +28,15 @@ import java.util.concurrent.CancellationException;
  */
 public final class StreamTask implements Runnable {
   private final String name;
+  private final int stageId;
+  private final int subtaskIndex;
   private final TaskInput input;
   private final List<ChainNode> nodes; // topological order
   private final List<ChainNode> heads;
   private final List<ExchangeOutput> allExchanges;
   private final Mailbox mailbox = new Mailbox();
   private final TaskCounters counters = new TaskCounters();
+  private final TaskTimes times = new TaskTimes();
   private final TaskListener listener;
   private final List<AutoCloseable> resources;
   private volatile boolean cancelled;
@@ -52,7 +57,15 @@ public final class StreamTask implements Runnable {
 
   StreamTask(String name, TaskInput input, List<ChainNode> nodes, List<ChainNode> heads,
       List<ExchangeOutput> allExchanges, List<AutoCloseable> resources, TaskListener listener) {
+    this(name, 0, 0, input, nodes, heads, allExchanges, resources, listener);
+  }
+
+  StreamTask(String name, int stageId, int subtaskIndex, TaskInput input, List<ChainNode> nodes,
+      List<ChainNode> heads, List<ExchangeOutput> allExchanges, List<AutoCloseable> resources,
+      TaskListener listener) {
     this.name = name;
+    this.stageId = stageId;
+    this.subtaskIndex = subtaskIndex;
     this.input = input;
     this.nodes = nodes;
     this.heads = heads;
@@ -72,6 +85,35 @@ public final class StreamTask implements Runnable {
   public TaskCounters counters() {
     return counters;
   }
+
+  /** The id of the stage this task runs a subtask of. */
+  public int stageId() {
+    return stageId;
+  }
+
+  public int subtaskIndex() {
+    return subtaskIndex;
+  }
+
+  /** Where the task's thread spent its time: busy, idle, backpressured. */
+  public TaskTimes times() {
+    return times;
+  }
+
+  /**
+   * The task's operators in chain order, with their counters and output samples, as last published
+   * (every 1024 input records and whenever the task waits). Any thread.
+   */
+  public List<OperatorView> operators() {
+    List<OperatorView> out = new ArrayList<>(nodes.size());
+    for (ChainNode n : nodes) {
+      out.add(new OperatorView(n.plan == null ? "?" : n.plan.id(), n.metrics, n.tap));
+    }
+    return out;
+  }
+
+  /** One operator of a task: its id in the plan, its counters, and a sample of its output. */
+  public record OperatorView(String operatorId, OperatorMetrics metrics, OutputTap tap) {}
 
   List<ChainNode> nodes() {
     return nodes;
@@ -129,10 +171,12 @@ public final class StreamTask implements Runnable {
   @Override
   public void run() {
     mailbox.bindToCurrentThread();
+    times.start(System.nanoTime());
     Throwable failure = null;
     try {
       openAll();
       input.open(this);
+      publish(); // also lets the output samples take the first records
       loop();
       finishAll();
       if (checkpointer != null) {
@@ -142,6 +186,7 @@ public final class StreamTask implements Runnable {
       failure = t;
     } finally {
       closeAll();
+      times.stop(System.nanoTime());
     }
     // only now: whoever waits for the task may rely on its resources being released
     if (failure == null) {
@@ -158,7 +203,7 @@ public final class StreamTask implements Runnable {
       checkCancelled();
       mailbox.runMail();
       if (!outputsAvailable() && !drainOutputs()) {
-        mailbox.await(Long.MAX_VALUE);
+        await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
         continue;
       }
       if (firePendingWatermarks()) {
@@ -171,10 +216,20 @@ public final class StreamTask implements Runnable {
       if (r == TaskInput.END) {
         inputEnded = true;
       } else if (r == TaskInput.NOTHING) {
-        publish();
         flushOutputs();
-        mailbox.await(input.maxWaitNanos());
+        await(TaskTimes.Wait.INPUT, input.maxWaitNanos());
       }
+    }
+  }
+
+  /** Publishes the counters, then waits for mail or a wake-up, accounting the time to {@code what}. */
+  private void await(TaskTimes.Wait what, long maxWaitNanos) {
+    long now = publish();
+    times.beginWait(what, now);
+    try {
+      mailbox.await(maxWaitNanos);
+    } finally {
+      times.endWait(System.nanoTime());
     }
   }
 
@@ -344,7 +399,7 @@ public final class StreamTask implements Runnable {
     while (!drainOutputs()) {
       checkCancelled();
       mailbox.runMail();
-      mailbox.await(Long.MAX_VALUE);
+      await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
     }
   }
 
@@ -370,15 +425,26 @@ public final class StreamTask implements Runnable {
     }
   }
 
-  private void publish() {
+  /**
+   * Publishes the task's and its operators' counters, and refills the output samples' budgets.
+   * Returns the time ({@code System.nanoTime()}).
+   */
+  private long publish() {
+    long now = System.nanoTime();
     counters.recordsIn = recordsIn;
     long out = 0;
-    for (ChainNode n : nodes) {
+    for (int i = 0, size = nodes.size(); i < size; i++) {
+      ChainNode n = nodes.get(i);
+      long nodeOut = n.recordsOut;
       if (n.operator instanceof SinkOperator s) {
-        out += s.written();
+        nodeOut = s.written();
+        out += nodeOut;
       }
+      n.metrics.publish(n.recordsIn, nodeOut, n.watermark);
+      n.tap.refill(now);
     }
     counters.recordsOut = out;
+    return now;
   }
 
   private void checkCancelled() {

@@ -205,7 +205,7 @@ public final class TaskGraph {
     } else {
       throw new IllegalArgumentException("unknown operator kind " + op);
     }
-    ChainNode node = new ChainNode(op, operator);
+    ChainNode node = new ChainNode(op, operator, subtask);
     if (state != null) {
       node.timers = new HeapTimerService(state);
     }
@@ -384,8 +384,8 @@ public final class TaskGraph {
           checkpointing == null || checkpointing.aligned());
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
-    StreamTask task = new StreamTask(name, input, ordered, heads, exchanges.get(stage.id()).get(i),
-        resources.get(stage.id()).get(i), listener);
+    StreamTask task = new StreamTask(name, stage.id(), i, input, ordered, heads,
+        exchanges.get(stage.id()).get(i), resources.get(stage.id()).get(i), listener);
     if (checkpointing != null) {
       task.checkpointer(new TaskCheckpointer(checkpointing, plan.jobName(), stage.id(), i, stage.parallelism()));
     }
