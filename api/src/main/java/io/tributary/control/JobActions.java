@@ -89,11 +89,14 @@ final class JobActions {
     }
     JobRun r = job.run();
     CheckpointMetadata sp;
+    job.stoppingAtSavepoint(true);
     try {
       sp = r.savepointThenCancel(ctx.actionTimeout());
     } catch (JobRun.SavepointFailed e) {
       throw new OperationFailedException("the savepoint to stop job '" + job.name + "' at failed (" + e.getMessage()
           + "); the job keeps running", Failure.Domain.INTERNAL, true, e);
+    } finally {
+      job.stoppingAtSavepoint(false);
     }
     String path = JobContext.pathOf(sp);
     job.detach(ObservedState.STOPPING, "savepoint " + sp.id() + " taken; stopping");

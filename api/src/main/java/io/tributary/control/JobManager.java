@@ -1,5 +1,7 @@
 package io.tributary.control;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.plan.ExecutionPlan;
 import io.tributary.run.RestartPolicy;
 import io.tributary.run.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
@@ -10,17 +12,23 @@ import io.tributary.spec.JobSpecs;
 import io.tributary.spec.ParallelismSpec;
 import io.tributary.spec.SpecError;
 import io.tributary.worker.job.Failure;
+import io.tributary.worker.job.LocalJob;
 import io.tributary.worker.task.ConnectorFactory;
+import io.tributary.worker.task.OutputTap;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The job lifecycle of the control plane (DESIGN §7, §8): what the REST API calls. Jobs live in
@@ -56,6 +64,10 @@ import java.util.concurrent.ConcurrentMap;
 public final class JobManager implements AutoCloseable {
   /** Largest spec text accepted, in UTF-8 bytes (the metadata store holds at most 256 KiB per item). */
   public static final int MAX_SPEC_BYTES = 200 * 1024;
+  /** How often jobs' metrics are sampled. */
+  static final long SAMPLE_MILLIS = 1000;
+  /** How often subscribers of jobs' output get what is new. */
+  static final long OUTPUT_POLL_MILLIS = 200;
 
   /**
    * @param dataDir where metadata, checkpoints and the local state cache live
@@ -97,16 +109,39 @@ public final class JobManager implements AutoCloseable {
 
   private final JobContext ctx;
   private final ProjectStore projects;
+  private final TokenStore tokens;
   private final JobActions actions;
   private final JobViews views;
   private final ConcurrentMap<String, ManagedJob> jobs = new ConcurrentHashMap<>();
+  private final ControlMetrics metrics;
+  private final OutputFeeds outputs = new OutputFeeds();
+  private final ScheduledExecutorService metricsThread;
   private volatile boolean closed;
 
   private JobManager(Settings settings, ControlStorage storage) {
     this.ctx = new JobContext(settings, storage);
     this.projects = new ProjectStore(storage.metadata(), settings.clock());
+    this.tokens = new TokenStore(storage.metadata(), settings.clock(), projects);
     this.actions = new JobActions(ctx);
     this.views = new JobViews(ctx);
+    this.metrics = new ControlMetrics(jobs::values, settings.clock());
+    this.metricsThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "control-metrics");
+      t.setDaemon(true);
+      return t;
+    });
+    metricsThread.scheduleWithFixedDelay(() -> guarded(metrics::sample), 0, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+    metricsThread.scheduleWithFixedDelay(() -> guarded(outputs::poll), OUTPUT_POLL_MILLIS, OUTPUT_POLL_MILLIS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** A periodic task that fails must not stop the next runs. */
+  private static void guarded(Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      System.getLogger(JobManager.class.getName()).log(System.Logger.Level.WARNING, "metrics sampling failed", e);
+    }
   }
 
   /**
@@ -159,6 +194,11 @@ public final class JobManager implements AutoCloseable {
     return projects;
   }
 
+  /** The API tokens of every project, and the administrator token. */
+  public TokenStore tokens() {
+    return tokens;
+  }
+
   /** What {@link #apply} did. */
   public enum ApplyOutcome { CREATED, UPDATED, UNCHANGED }
 
@@ -183,6 +223,15 @@ public final class JobManager implements AutoCloseable {
    *     (pointer {@code /name})
    */
   public ApplyResult apply(String project, String name, String specText, Long ifMatch) {
+    return apply(project, name, specText, ifMatch, null);
+  }
+
+  /**
+   * Like {@link #apply(String, String, String, Long)}; a job created with {@code initial}
+   * {@link DesiredState#STOPPED} is stored without being started (it starts on its first resume).
+   * An existing job keeps its desired state: change it with {@link #stop} or {@link #resume}.
+   */
+  public ApplyResult apply(String project, String name, String specText, Long ifMatch, DesiredState initial) {
     JobNames.checkJob(name);
     projects.checkExists(project);
     JobSpec spec = parse(name, specText);
@@ -192,10 +241,17 @@ public final class JobManager implements AutoCloseable {
       JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
       if (current.isEmpty()) {
         JobContext.plan(spec, null, job.internalName);
-        JobRecord record = create(JobRecord.create(project, name, specText, fingerprint, ctx.now()), ifMatch);
+        JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
+        boolean stopped = initial == DesiredState.STOPPED;
+        if (stopped) {
+          fresh = fresh.withDesired(DesiredState.STOPPED, fresh.restore(), fresh.createdAt());
+        }
+        JobRecord record = create(fresh, ifMatch);
         ctx.events.append(project, name, JobEvent.Type.CREATED, null, null,
-            "created with spec generation 1 (" + fingerprint + ")");
-        actions.create(job, record, spec);
+            "created with spec generation 1 (" + fingerprint + ")" + (stopped ? ", stopped until resumed" : ""));
+        if (!stopped) {
+          actions.create(job, record, spec);
+        }
         return new ApplyResult(ApplyOutcome.CREATED, views.of(record, job));
       }
       JobRecord old = current.get();
@@ -210,6 +266,39 @@ public final class JobManager implements AutoCloseable {
       actions.specChanged(job, record, spec);
       return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, job));
     });
+  }
+
+  /** What {@link #plan} found: the execution plan, and what applying the spec would do. */
+  public record PlanPreview(io.tributary.plan.ExecutionPlan plan, ApplyOutcome change, String description) {}
+
+  /**
+   * A dry run of {@link #apply}: the execution plan of {@code specText} (at the job's current
+   * parallelism if it exists and was rescaled) and whether applying it would create the job, change
+   * nothing, or update it. Nothing is stored.
+   *
+   * @throws InvalidSpecException with every error of the spec
+   */
+  public PlanPreview plan(String project, String specText) {
+    projects.checkExists(project);
+    JobSpec probe = JobSpecs.parse(specText == null ? "" : specText);
+    JobSpec spec = parse(probe.name(), specText);
+    Optional<JobRecord> current = ctx.jobs.get(project, spec.name());
+    String internal = JobNames.internal(project, spec.name());
+    if (current.isEmpty()) {
+      return new PlanPreview(JobContext.plan(spec, null, internal), ApplyOutcome.CREATED,
+          "job '" + spec.name() + "' does not exist; applying creates and starts it");
+    }
+    JobRecord old = current.get();
+    if (old.fingerprint().equals(SpecFingerprint.of(spec))) {
+      return new PlanPreview(JobContext.plan(spec, old.parallelism(), internal), ApplyOutcome.UNCHANGED,
+          "the spec is already applied (generation " + old.generation() + "); applying changes nothing");
+    }
+    ManagedJob job = jobs.get(internal);
+    Integer parallelism = job == null ? null : keptParallelism(old, job, spec);
+    boolean running = job != null && job.state() == ObservedState.RUNNING;
+    return new PlanPreview(JobContext.plan(spec, parallelism, internal), ApplyOutcome.UPDATED,
+        running ? "the job is running: applying rolls the change out by savepoint and redeploy"
+            : "applying stores the spec; the job runs it when it next starts");
   }
 
   /** The job {@code name}: spec, desired and observed state, parallelism, last checkpoint, failure. */
@@ -309,6 +398,8 @@ public final class JobManager implements AutoCloseable {
       JobRecord record = current.orElseThrow(() -> NotFoundException.job(project, name));
       actions.delete(job);
       jobs.remove(job.internalName, job);
+      metrics.remove(job);
+      outputs.jobGone(job, "job '" + name + "' was deleted");
       ctx.jobs.delete(project, name, record.version());
       ctx.statuses.delete(project, name);
       ctx.events.deleteAll(project, name);
@@ -335,6 +426,102 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
+   * The job's metrics, sampled every second: rates over the last few seconds, and one entry per
+   * operator of its plan (the running one; for a job at rest, its last run's in this process, else
+   * its spec's).
+   */
+  public JobMetricsView metrics(String project, String name) {
+    JobRecord record = record(project, name);
+    ManagedJob job = jobs.get(record.internalName());
+    if (job == null) {
+      return new JobMetricsTracker().view(planOf(record, null), false, 0, ctx.now());
+    }
+    LocalJob live = job.localJob();
+    JobOutput last = job.metrics.lastOutput();
+    ExecutionPlan plan = live != null ? live.plan() : last != null ? last.plan() : planOf(record, job);
+    return job.metrics.view(plan, live != null, job.restarts(), ctx.now());
+  }
+
+  /** The plan of the record's spec, or null if it cannot be planned. */
+  private static ExecutionPlan planOf(JobRecord record, ManagedJob job) {
+    try {
+      JobSpec spec = job != null ? job.spec(record) : JobSpecs.parse(record.spec());
+      return JobContext.plan(spec, record.parallelism(), record.internalName());
+    } catch (RuntimeException e) {
+      return null; // the stored spec no longer plans: no operators to show
+    }
+  }
+
+  /**
+   * The last records the job's operator {@code operatorId} produced (a sink: wrote), oldest first:
+   * a sample of at most {@value OutputTap#MAX_PER_SECOND} records a second per subtask, the last
+   * {@value OutputTap#CAPACITY} per subtask. For null, those of every sink. A job at rest shows
+   * what its last run in this process produced; empty if it did not run in this process.
+   *
+   * @throws InvalidRequestException naming {@code operator} if the job has no such operator
+   */
+  public List<OutputRecord> output(String project, String name, String operatorId) {
+    ManagedJob job = managed(project, name);
+    JobOutput current = OutputFeeds.current(job);
+    checkOperator(current, operatorId);
+    return current == null ? List.of() : OutputFeeds.read(current.taps(operatorId), new IdentityHashMap<>());
+  }
+
+  /**
+   * Subscribes {@code listener} to the records the job's operator {@code operatorId} produces (null:
+   * its sinks), as {@link #output} samples them: first what is kept now, then every
+   * {@value #OUTPUT_POLL_MILLIS} ms what is new, across restarts of the job, until the subscription
+   * is closed, the job deleted or the manager closed ({@link OutputListener#ended}).
+   *
+   * @throws InvalidRequestException naming {@code operator} if the job's current plan has no such
+   *     operator
+   */
+  public OutputSubscription subscribeOutput(String project, String name, String operatorId,
+      OutputListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    ManagedJob job = managed(project, name);
+    checkOperator(OutputFeeds.current(job), operatorId);
+    checkOpen();
+    return outputs.subscribe(job, operatorId, listener);
+  }
+
+  /** The metrics of this control plane and its jobs in the Prometheus text format (version 0.0.4). */
+  public String prometheus() {
+    return metrics.scrape();
+  }
+
+  /** The content type of {@link #prometheus()}. */
+  public static String prometheusContentType() {
+    return ControlMetrics.CONTENT_TYPE;
+  }
+
+  /** The registry behind {@link #prometheus()}, for the HTTP server to add its own meters to. */
+  public MeterRegistry meterRegistry() {
+    return metrics.registry();
+  }
+
+  private ManagedJob managed(String project, String name) {
+    JobRecord record = record(project, name);
+    ManagedJob job = jobs.get(record.internalName());
+    if (job == null) {
+      throw new OperationFailedException("job '" + name + "' exists but is not managed by this process",
+          Failure.Domain.INTERNAL, false, null);
+    }
+    return job;
+  }
+
+  private static void checkOperator(JobOutput output, String operatorId) {
+    if (operatorId == null || output == null) {
+      return;
+    }
+    List<String> ids = output.operatorIds();
+    if (!ids.contains(operatorId)) {
+      throw new InvalidRequestException("operator", "job has no operator '" + operatorId + "'; its operators: "
+          + ids);
+    }
+  }
+
+  /**
    * Ends every run (without savepoints, leaving every job's stored state as it is: a new manager
    * resumes them) and closes the storage.
    */
@@ -344,6 +531,9 @@ public final class JobManager implements AutoCloseable {
       return;
     }
     closed = true;
+    metricsThread.shutdownNow();
+    outputs.closeAll("the control plane is shutting down");
+    metrics.close();
     try {
       for (ManagedJob job : jobs.values()) {
         job.shutdown(ctx.actionTimeout());

@@ -39,7 +39,7 @@ final class JobRun {
 
     void restoring(JobRun run, CheckpointMetadata from);
 
-    void completed(JobRun run, CheckpointMetadata metadata, String path);
+    void completed(JobRun run, CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats);
 
     /** Called on the run's thread before {@link #awaitEnd} returns. */
     void ended(JobRun run, Outcome outcome);
@@ -68,6 +68,11 @@ final class JobRun {
 
   ExecutionPlan plan() {
     return plan;
+  }
+
+  /** The job the run runs now, or null (starting, restarting, or ended). */
+  LocalJob localJob() {
+    return runner.job();
   }
 
   /** What the run started from. */
@@ -209,7 +214,7 @@ final class JobRun {
           Thread.currentThread().interrupt();
         }
       }
-      listener.completed(JobRun.this, metadata, stats.path());
+      listener.completed(JobRun.this, metadata, stats);
     }
 
     @Override

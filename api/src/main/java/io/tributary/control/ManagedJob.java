@@ -3,8 +3,10 @@ package io.tributary.control;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
 import io.tributary.spec.JobSpec;
 import io.tributary.worker.job.Failure;
+import io.tributary.worker.job.LocalJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +44,11 @@ final class ManagedJob implements JobRun.Listener {
   private String specFingerprint;
   private JobSpec spec;
 
+  private long restarts;
+
   private volatile CheckpointRef lastCompleted;
+  /** The job's metrics across its runs; sampled by {@link ControlMetrics}. */
+  final JobMetricsTracker metrics = new JobMetricsTracker();
 
   /** The job's state and failure at one moment. */
   record Snapshot(ObservedState state, JobFailure failure) {}
@@ -69,6 +75,13 @@ final class ManagedJob implements JobRun.Listener {
 
   synchronized ObservedState state() {
     return state;
+  }
+
+  /** Set while a stop waits for its savepoint: the savepoint's event then says it was the stop's. */
+  private volatile boolean stoppingAtSavepoint;
+
+  void stoppingAtSavepoint(boolean on) {
+    stoppingAtSavepoint = on;
   }
 
   /** The last checkpoint or savepoint this process saw the job complete, or null. */
@@ -99,6 +112,7 @@ final class ManagedJob implements JobRun.Listener {
     state = persisted.observed();
     failure = persisted.failure();
     recovery = persisted.recovery();
+    restarts = persisted.restarts();
   }
 
   /** The restore a new run uses if the previous one must be started again from scratch. */
@@ -164,6 +178,17 @@ final class ManagedJob implements JobRun.Listener {
   /** The current run, or null. */
   synchronized JobRun run() {
     return run;
+  }
+
+  /** The job the current run runs now, or null. */
+  LocalJob localJob() {
+    JobRun r = run();
+    return r == null ? null : r.localJob();
+  }
+
+  /** Automatic restarts of the job's runs after failures, since the job was created. */
+  synchronized long restarts() {
+    return restarts;
   }
 
   /**
@@ -244,7 +269,9 @@ final class ManagedJob implements JobRun.Listener {
     }
     String why = f.describe() + "; restart " + restart + " of " + maxRestarts + " from the latest checkpoint in "
         + backoff.toMillis() + " ms";
+    restarts++;
     if (state == ObservedState.RECOVERING) {
+      persist();
       ctx.events.append(project, name, JobEvent.Type.RUN_FAILED, null, null, why);
     } else {
       moveTo(ObservedState.RECOVERING, why);
@@ -260,12 +287,17 @@ final class ManagedJob implements JobRun.Listener {
   }
 
   @Override
-  public void completed(JobRun r, CheckpointMetadata md, String path) {
+  public void completed(JobRun r, CheckpointMetadata md, CheckpointCoordinator.CheckpointStats stats) {
+    metrics.checkpointCompleted(stats);
+    String path = stats.path();
     lastCompleted = new CheckpointRef(md.id(), md.kind(), JobContext.shortPath(path),
         Instant.ofEpochMilli(md.createdAtMillis()));
     if (md.isSavepoint()) {
+      ObservedState s = state();
+      String trigger = stoppingAtSavepoint || s == ObservedState.STOPPING ? "stop"
+          : s == ObservedState.RESCALING || s == ObservedState.UPDATING ? "rollout" : "user";
       ctx.events.append(project, name, JobEvent.Type.SAVEPOINT, null, null,
-          "savepoint " + md.id() + " completed: " + JobContext.pathOf(md));
+          "savepoint " + md.id() + " completed (" + trigger + "): " + JobContext.pathOf(md));
     }
     synchronized (this) {
       if (r == run && !checkpointed) {
@@ -310,7 +342,7 @@ final class ManagedJob implements JobRun.Listener {
 
   private void persist() {
     if (!retired) {
-      ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery));
+      ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts));
     }
   }
 }

@@ -74,6 +74,29 @@ public final class ProjectStore {
     }
   }
 
+  /**
+   * Deletes project {@code name}, which must have no jobs; revoke its tokens afterwards
+   * ({@link TokenStore#revokeAll}).
+   *
+   * @throws StateConflictException for {@value #DEFAULT}, or a project that still has jobs
+   * @throws NotFoundException if it does not exist
+   */
+  public void delete(String name) {
+    JobNames.checkProject(name);
+    if (DEFAULT.equals(name)) {
+      throw new StateConflictException(null, "project 'default' always exists and cannot be deleted", false);
+    }
+    Item item = metadata.get(ControlKeys.project(name)).orElseThrow(() -> NotFoundException.project(name));
+    if (!metadata.query(ControlKeys.jobs(name), Optional.empty(), 1).items().isEmpty()) {
+      throw new StateConflictException(null, "project '" + name + "' still has jobs; delete them first", false);
+    }
+    try {
+      metadata.delete(item.key(), item.version());
+    } catch (ConflictException e) {
+      throw NotFoundException.project(name);
+    }
+  }
+
   /** Every project, in name order. */
   public List<Project> list() {
     return metadata.queryAll(ControlKeys.PROJECTS).stream().map(ProjectStore::decode).toList();

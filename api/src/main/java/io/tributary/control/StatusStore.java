@@ -23,8 +23,9 @@ final class StatusStore {
    * @param recovery what a new run restores if the current one must be started again from scratch
    *     (after a control-plane restart): what it started from, until it completes a checkpoint;
    *     then the latest checkpoint
+   * @param restarts automatic restarts after failures since the job was created
    */
-  record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery) {}
+  record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts) {}
 
   private final MetadataStore metadata;
 
@@ -48,7 +49,7 @@ final class StatusStore {
 
   private static byte[] encode(Status s) {
     ObjectNode n = JSON.createObjectNode().put("observed", s.observed().name())
-        .put("recovery", RestorePolicies.format(s.recovery()));
+        .put("recovery", RestorePolicies.format(s.recovery())).put("restarts", s.restarts());
     if (s.failure() != null) {
       n.putObject("failure").put("domain", s.failure().domain().name()).put("retryable", s.failure().retryable())
           .put("message", s.failure().message());
@@ -63,6 +64,6 @@ final class StatusStore {
         : new JobFailure(Failure.Domain.valueOf(f.path("domain").asText()), f.path("retryable").asBoolean(),
             f.path("message").asText());
     return new Status(ObservedState.valueOf(n.path("observed").asText()), failure,
-        RestorePolicies.parse(n.path("recovery").asText("latest")));
+        RestorePolicies.parse(n.path("recovery").asText("latest")), n.path("restarts").asLong(0));
   }
 }
