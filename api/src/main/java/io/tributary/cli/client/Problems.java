@@ -1,0 +1,117 @@
+package io.tributary.cli.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.client.ApiClient;
+import io.tributary.client.ApiException;
+import io.tributary.client.model.FieldError;
+import io.tributary.client.model.Problem;
+import java.net.ConnectException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a failed call into one line for the user and an exit code ({@link ExitCodes}). The server
+ * answers errors with {@code application/problem+json}; its {@code detail} is the line, followed
+ * by every field error as {@code pointer: message} when it lists them.
+ */
+final class Problems {
+  private static final ObjectMapper JSON = ApiClient.createDefaultObjectMapper();
+
+  private Problems() {}
+
+  /**
+   * The failure for {@code e}, a call to {@code server}.
+   *
+   * @param pointerPrefix removed from the start of field pointers, so that they point into the
+   *     user's file: {@code "/spec"} when the file was sent as the body's {@code spec}, else {@code ""}
+   * @param tokenGiven whether the call carried a token, to hint at one on a 401 without it
+   */
+  static CliFailure describe(ApiException e, String server, String pointerPrefix, boolean tokenGiven) {
+    if (e.getCode() == 0 && e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException bad) {
+      return new CliFailure(ExitCodes.OTHER, "cannot read the answer of the server at " + server + ": "
+          + oneLine(bad.getOriginalMessage()));
+    }
+    if (e.getCode() == 0) {
+      return unreachable(e, server);
+    }
+    Problem problem = parse(e.getResponseBody());
+    String detail = problem == null ? null : firstNonBlank(problem.getDetail(), problem.getTitle());
+    if (detail == null) {
+      detail = "the server answered HTTP " + e.getCode();
+    }
+    StringBuilder line = new StringBuilder(detail);
+    List<FieldError> errors = problem == null ? null : problem.getErrors();
+    if (errors != null && !errors.isEmpty()) {
+      line.append(": ").append(errors.stream()
+          .map(f -> pointer(f.getPointer(), pointerPrefix) + ": " + f.getMessage())
+          .collect(Collectors.joining("; ")));
+    }
+    if (e.getCode() == 401 && !tokenGiven) {
+      line.append(" (set TRIBUTARY_TOKEN or pass --token)");
+    }
+    return new CliFailure(ExitCodes.forStatus(e.getCode()), oneLine(line.toString()));
+  }
+
+  static String pointer(String pointer, String prefix) {
+    if (pointer == null) {
+      return "/";
+    }
+    if (!prefix.isEmpty() && (pointer.equals(prefix) || pointer.startsWith(prefix + "/"))) {
+      String rest = pointer.substring(prefix.length());
+      return rest.isEmpty() ? "/" : rest;
+    }
+    return pointer.isEmpty() ? "/" : pointer;
+  }
+
+  private static CliFailure unreachable(ApiException e, String server) {
+    Throwable cause = e.getCause();
+    String why;
+    if (cause instanceof InterruptedException) {
+      why = "interrupted";
+    } else if (has(cause, HttpTimeoutException.class)) {
+      why = "no answer in time";
+    } else if (has(cause, UnresolvedAddressException.class) || has(cause, java.net.UnknownHostException.class)) {
+      why = "unknown host";
+    } else if (has(cause, ConnectException.class)) {
+      why = "connection refused";
+    } else {
+      why = cause == null ? String.valueOf(e.getMessage()) : describe(cause);
+    }
+    return new CliFailure(ExitCodes.OTHER, "cannot reach the server at " + server + ": " + why);
+  }
+
+  private static String describe(Throwable t) {
+    String msg = t.getMessage();
+    return msg == null || msg.isBlank() ? t.getClass().getSimpleName() : oneLine(msg);
+  }
+
+  private static boolean has(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Problem parse(String body) {
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      return JSON.readValue(body, Problem.class);
+    } catch (Exception notAProblem) {
+      return null;
+    }
+  }
+
+  private static String firstNonBlank(String a, String b) {
+    return a != null && !a.isBlank() ? a : b != null && !b.isBlank() ? b : null;
+  }
+
+  private static String oneLine(String s) {
+    return s.replaceAll("\\s*\\R\\s*", " ").strip();
+  }
+}

@@ -1,0 +1,259 @@
+package io.tributary.cli.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tributary.cli.Main;
+import io.tributary.server.TributaryServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client commands against a real server started in-process: a job's whole life from the
+ * command line, and every kind of failure as one line with its exit code.
+ */
+class ClientCommandsIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  @TempDir
+  static Path tmp;
+
+  private static TributaryServer server;
+
+  @BeforeAll
+  static void startServer() {
+    server = TributaryServer.start(new TributaryServer.Config(tmp.resolve("data"), 0, null));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** A job that runs until stopped: 200 generated records a second, counted per key and second. */
+  private static Path trickle(String name, String extra) throws Exception {
+    Path file = tmp.resolve(name + ".yaml");
+    Files.writeString(file, """
+        name: %s
+        parallelism: {initial: 1, min: 1, max: 2}
+        checkpoints: {interval: 300ms}
+        state: {backend: heap}
+        sources:
+          gen: {type: datagen, keys: 20, maxRecordsPerSecond: 200, eventTime: {field: ts}}
+        operators:
+          - {id: counts, input: gen, keyBy: [key], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: counts, type: blackhole}
+        %s""".formatted(name, extra));
+    return file;
+  }
+
+  @Test
+  void aJobLivesItsWholeLifeFromTheCommandLine() throws Exception {
+    String job = "trickle";
+    Path spec = trickle(job, "");
+
+    Run applied = cli("apply", "-f", spec.toString(), "--wait", "--timeout", "60s");
+    assertThat(applied.code).as(applied.err).isZero();
+    assertThat(applied.out).isEqualTo("job trickle created (version 1) and running at parallelism 1\n");
+
+    JsonNode json = JSON.readTree(ok(cli("get", job, "-o", "json")));
+    assertThat(json.get("name").asText()).isEqualTo(job);
+    assertThat(json.get("observedState").asText()).isEqualTo("running");
+    assertThat(json.at("/spec/sources/gen/type").asText()).isEqualTo("datagen");
+    long version = json.get("version").asLong();
+    JsonNode yaml = YAML.readTree(ok(cli("get", job, "-o", "yaml")));
+    assertThat(yaml.get("desiredState").asText()).isEqualTo("RUNNING");
+    assertThat(yaml.at("/spec/operators/0/keyBy/0").asText()).isEqualTo("key");
+
+    poll("a completed checkpoint", () -> cli("get", job, "-o", "json"),
+        r -> r.out.contains("\"status\" : \"completed\""));
+    List<String> table = ok(cli("get", job)).lines().toList();
+    assertThat(table.get(0)).matches("NAME +DESIRED +STATE +PARALLELISM +LAST-CHECKPOINT +AGE");
+    assertThat(table.get(1)).matches("trickle +running +running +1 +#\\d+ \\(\\d+m?s ago\\) +\\S+");
+
+    assertThat(ok(cli("list"))).contains("NAME").containsPattern("(?m)^trickle +running");
+    assertThat(JSON.readTree(ok(cli("list", "-o", "json"))).at("/items/0/name").asText()).isEqualTo(job);
+
+    Run again = cli("apply", "-f", spec.toString());
+    assertThat(again.out).isEqualTo("job trickle applied (version " + version + ")\n");
+
+    assertThat(ok(cli("stop", job, "--savepoint", "--wait"))).isEqualTo("job trickle stopped with a savepoint\n");
+    String savepoints = ok(cli("savepoints", job));
+    assertThat(savepoints.lines().findFirst().orElseThrow())
+        .matches("ID +STATUS +TRIGGER +PARALLELISM +SIZE +DURATION +AGE");
+    assertThat(savepoints).containsPattern("(?m)^sp-\\S+ +completed +\\S+ ");
+    String savepoint = JSON.readTree(ok(cli("savepoints", job, "-o", "json"))).at("/items/0/id").asText();
+
+    assertThat(ok(cli("resume", job, "--savepoint-id", savepoint, "--wait"))).startsWith("job trickle running from ");
+
+    assertThat(ok(cli("rescale", job, "2", "--wait"))).isEqualTo("job trickle running at parallelism 2\n");
+    assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).get("parallelism").asInt()).isEqualTo(2);
+
+    assertThat(ok(cli("savepoints", job, "--trigger", "--wait"))).matches("savepoint \\S+ of job trickle completed\n");
+
+    String events = ok(cli("events", job));
+    assertThat(events.lines().findFirst().orElseThrow()).matches("AGE +KIND +STATE +MESSAGE");
+    assertThat(events).contains("deploying -> running").contains("stopping -> stopped");
+    assertThat(JSON.readTree(ok(cli("events", job, "-o", "json"))).get("items").size()).isGreaterThan(3);
+
+    assertThat(ok(cli("delete", job))).isEqualTo("job trickle deleted\n");
+    Run gone = cli("get", job);
+    assertThat(gone.code).isEqualTo(3);
+    assertOneErrorLine(gone);
+  }
+
+  @Test
+  void anInvalidSpecExits2WithEveryPointerIntoTheFile() throws Exception {
+    Path bad = tmp.resolve("bad.yaml");
+    Files.writeString(bad, """
+        name: bad-job
+        sources:
+          s: {type: file}
+        operators:
+          - {id: w, input: s, keyBy: [k], window: {type: tumbling, size: ten}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: nowhere, type: stdout}
+        """);
+    for (String command : List.of("apply", "validate")) {
+      Run r = cli(command, "-f", bad.toString());
+      assertThat(r.code).as(r.err).isEqualTo(2);
+      assertOneErrorLine(r);
+      assertThat(r.err).contains("/sources/s/path: ").contains("/operators/0/window/size: ")
+          .contains("/sinks/out/input: ").doesNotContain("/spec/");
+    }
+    assertThat(cli("get", "bad-job").code).as("nothing was applied").isEqualTo(3);
+  }
+
+  @Test
+  void validateOnTheServerPrintsThePlanAndWhatApplyingWouldDo() throws Exception {
+    Run r = cli("validate", "-f", trickle("planned", "").toString(), "-p", "2");
+    assertThat(r.code).as(r.err).isZero();
+    assertThat(r.out).startsWith("job ").contains("change: create").contains("hash by [key]")
+        .contains("key groups: subtask 0 [0, 64), subtask 1 [64, 128)");
+    assertThat(JSON.readTree(ok(cli("validate", "-f", trickle("planned", "").toString(), "-o", "json")))
+        .at("/change/action").asText()).isEqualTo("create");
+  }
+
+  @Test
+  void applyWaitExits1WithTheReasonWhenTheJobFailsToStart() throws Exception {
+    String job = "regrouped";
+    assertThat(cli("apply", "-f", trickle(job, "").toString(), "--wait").code).isZero();
+    poll("a completed checkpoint", () -> cli("get", job, "-o", "json"),
+        r -> r.out.contains("\"status\" : \"completed\""));
+
+    Run r = cli("apply", "-f", trickle(job, "maxParallelism: 64\n").toString(), "--wait", "--timeout", "60s");
+
+    assertThat(r.code).as(r.out + r.err).isEqualTo(1);
+    assertOneErrorLine(r);
+    assertThat(r.err).startsWith("error: job regrouped failed: ").contains("maxParallelism");
+    assertThat(cli("delete", job).code).isZero();
+  }
+
+  @Test
+  void unknownJobsExit3AndConflictsExit4() throws Exception {
+    for (String[] command : List.of(new String[] {"get", "nope"}, new String[] {"stop", "nope"},
+        new String[] {"delete", "nope"}, new String[] {"events", "nope"}, new String[] {"savepoints", "nope"})) {
+      Run r = cli(command);
+      assertThat(r.code).as(String.join(" ", command) + ": " + r.err).isEqualTo(3);
+      assertOneErrorLine(r);
+    }
+    String job = "idle";
+    assertThat(cli("apply", "-f", trickle(job, "").toString(), "--wait").code).isZero();
+    Run resume = cli("resume", job);
+    assertThat(resume.code).as("resuming a running job: " + resume.err).isEqualTo(4);
+    assertOneErrorLine(resume);
+    assertThat(ok(cli("stop", job, "--wait"))).isEqualTo("job idle stopped\n");
+    assertThat(cli("delete", job).code).isZero();
+  }
+
+  @Test
+  void aWrongTokenExits5() {
+    Run r = Run.of(() -> Main.execute("list", "--server", server.url().toString(), "--token", "trb_wrong"));
+    assertThat(r.code).isEqualTo(5);
+    assertOneErrorLine(r);
+  }
+
+  @Test
+  void aServerThatIsDownExits1WithOneLine() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String url = "http://localhost:" + port;
+    String spec = trickle("down", "").toString();
+    Run r = Run.of(() -> Main.execute("apply", "-f", spec, "--server", url, "--token", "t"));
+    assertThat(r.code).isEqualTo(1);
+    assertThat(r.err).isEqualTo("error: cannot reach the server at " + url + ": connection refused\n");
+  }
+
+  private static Run cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--server", server.url().toString(), "--token", server.adminToken()));
+    return Run.of(() -> Main.execute(all.toArray(String[]::new)));
+  }
+
+  private static String ok(Run r) {
+    assertThat(r.code).as(r.err).isZero();
+    return r.out;
+  }
+
+  private static void assertOneErrorLine(Run r) {
+    assertThat(r.err.lines().filter(l -> l.startsWith("error: "))).hasSize(1);
+    assertThat(r.err).doesNotContain("\tat ");
+  }
+
+  private static Run poll(String what, Supplier<Run> run, Predicate<Run> done) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    Run last = run.get();
+    while (!done.test(last)) {
+      assertThat(System.nanoTime()).as("waiting for " + what + "; last: " + last.out + last.err).isLessThan(deadline);
+      Thread.sleep(100);
+      last = run.get();
+    }
+    return last;
+  }
+
+  /** One command's exit code and what it printed. */
+  private record Run(int code, String out, String err) {
+    static synchronized Run of(java.util.function.IntSupplier command) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      PrintStream oldOut = System.out;
+      PrintStream oldErr = System.err;
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int code;
+      try {
+        code = command.getAsInt();
+      } finally {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+      }
+      return new Run(code, text(out), text(err));
+    }
+
+    private static String text(ByteArrayOutputStream bytes) {
+      return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
+    }
+  }
+}

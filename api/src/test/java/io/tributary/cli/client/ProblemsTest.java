@@ -1,0 +1,82 @@
+package io.tributary.cli.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.client.ApiException;
+import java.net.ConnectException;
+import org.junit.jupiter.api.Test;
+
+/** Failed calls become one line and the exit code the README promises. */
+class ProblemsTest {
+  private static final String SERVER = "http://localhost:8080";
+
+  @Test
+  void statusesMapToExitCodes() {
+    assertThat(ExitCodes.forStatus(400)).isEqualTo(2);
+    assertThat(ExitCodes.forStatus(422)).isEqualTo(2);
+    assertThat(ExitCodes.forStatus(413)).isEqualTo(2);
+    assertThat(ExitCodes.forStatus(404)).isEqualTo(3);
+    assertThat(ExitCodes.forStatus(409)).isEqualTo(4);
+    assertThat(ExitCodes.forStatus(412)).isEqualTo(4);
+    assertThat(ExitCodes.forStatus(401)).isEqualTo(5);
+    assertThat(ExitCodes.forStatus(403)).isEqualTo(5);
+    assertThat(ExitCodes.forStatus(500)).isEqualTo(1);
+    assertThat(ExitCodes.forStatus(503)).isEqualTo(1);
+  }
+
+  @Test
+  void aValidationProblemListsEveryFieldOnOneLineWithPointersIntoTheFile() {
+    String body = """
+        {"type": "urn:tributary:problem:invalid-spec", "title": "Invalid job spec", "status": 422,
+         "detail": "the spec has 2 errors", "domain": "USER", "retryable": false,
+         "errors": [{"pointer": "/spec/operators/1/window/size", "message": "is required for a tumbling window"},
+                    {"pointer": "/spec/sinks/results/input",
+                     "message": "'per-usr' is not declared;\\ndid you mean 'per-user'?"}]}
+        """;
+    CliFailure f = Problems.describe(new ApiException(422, "x", null, body), SERVER, "/spec", true);
+    assertThat(f.exitCode()).isEqualTo(2);
+    assertThat(f.getMessage()).isEqualTo("the spec has 2 errors: "
+        + "/operators/1/window/size: is required for a tumbling window; "
+        + "/sinks/results/input: 'per-usr' is not declared; did you mean 'per-user'?");
+  }
+
+  @Test
+  void pointersOutsideThePrefixStayAsTheyAre() {
+    assertThat(Problems.pointer("/spec", "/spec")).isEqualTo("/");
+    assertThat(Problems.pointer("/specimen", "/spec")).isEqualTo("/specimen");
+    assertThat(Problems.pointer("/parallelism", "")).isEqualTo("/parallelism");
+    assertThat(Problems.pointer("", "")).isEqualTo("/");
+  }
+
+  @Test
+  void aMissingTokenGetsAHint() {
+    String body = "{\"type\": \"urn:tributary:problem:unauthorized\", \"title\": \"Unauthorized\", \"status\": 401, "
+        + "\"detail\": \"a bearer token is required\"}";
+    CliFailure f = Problems.describe(new ApiException(401, "x", null, body), SERVER, "", false);
+    assertThat(f.exitCode()).isEqualTo(5);
+    assertThat(f.getMessage()).isEqualTo("a bearer token is required (set TRIBUTARY_TOKEN or pass --token)");
+  }
+
+  @Test
+  void anAnswerThatIsNotAProblemSaysTheStatus() {
+    CliFailure f = Problems.describe(new ApiException(502, "x", null, "<html>Bad gateway</html>"), SERVER, "", true);
+    assertThat(f.exitCode()).isEqualTo(1);
+    assertThat(f.getMessage()).isEqualTo("the server answered HTTP 502");
+  }
+
+  @Test
+  void aRefusedConnectionSaysSo() {
+    CliFailure f = Problems.describe(new ApiException(new ConnectException()), SERVER, "", true);
+    assertThat(f.exitCode()).isEqualTo(1);
+    assertThat(f.getMessage()).isEqualTo("cannot reach the server at http://localhost:8080: connection refused");
+  }
+
+  @Test
+  void anAnswerTheClientCannotReadIsNotCalledUnreachable() {
+    var bad = new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected value 'updating'");
+    CliFailure f = Problems.describe(new ApiException(bad), SERVER, "", true);
+    assertThat(f.exitCode()).isEqualTo(1);
+    assertThat(f.getMessage())
+        .isEqualTo("cannot read the answer of the server at http://localhost:8080: Unexpected value 'updating'");
+  }
+}
