@@ -1,0 +1,57 @@
+import type { Job, JobSpec, ObservedState } from '../api/types';
+
+export interface ParallelismBounds {
+  initial: number;
+  min: number;
+  max: number;
+}
+
+/** The spec's parallelism as bounds, with the contract's defaults (absent: 1; a number pins it). */
+export function parallelismBounds(spec: JobSpec): ParallelismBounds {
+  const p = spec.parallelism;
+  if (p === undefined || p === null) return { initial: 1, min: 1, max: 1 };
+  if (typeof p === 'number') return { initial: p, min: p, max: p };
+  const initial = p.initial ?? p.min ?? 1;
+  return { initial, min: p.min ?? initial, max: p.max ?? initial };
+}
+
+/** "2 (1–8)", or "2 (pinned)" when min equals max; "—" for no deployed task. */
+export function describeParallelism(job: Job): string {
+  const { min, max } = parallelismBounds(job.spec);
+  const current = job.parallelism ?? '—';
+  return min === max ? `${current} (pinned)` : `${current} (${min}–${max})`;
+}
+
+export const OBSERVED_STATES: readonly ObservedState[] = [
+  'created',
+  'deploying',
+  'running',
+  'rescaling',
+  'updating',
+  'recovering',
+  'stopping',
+  'stopped',
+  'failed',
+  'finished',
+];
+
+/** States in which a job has tasks that report metrics. */
+export function hasTasks(state: ObservedState): boolean {
+  return (
+    state === 'running' || state === 'rescaling' || state === 'updating' || state === 'recovering' || state === 'deploying'
+  );
+}
+
+export function canStop(job: Job): boolean {
+  return job.desiredState === 'RUNNING' && job.observedState !== 'stopped' && job.observedState !== 'finished';
+}
+
+export function canResume(job: Job): boolean {
+  return job.desiredState === 'STOPPED' || job.observedState === 'failed' || job.observedState === 'finished';
+}
+
+export function canRescale(job: Job): boolean {
+  return job.observedState === 'running' && job.desiredState === 'RUNNING';
+}
+
+export const canSavepoint = canRescale;

@@ -1,0 +1,99 @@
+import type { Checkpoint, Savepoint } from '../api/types';
+import { Banner, EmptyState } from '../components/Banner';
+import { formatAge, formatBytes, formatDuration, formatTime } from '../lib/format';
+
+const STATUS_TONE = { 'in-progress': 'info', completed: 'ok', failed: 'bad' } as const;
+
+/** The job's retained checkpoints and its savepoints, newest first. */
+export function SnapshotTables({
+  data,
+  error,
+  now,
+}: {
+  data: { checkpoints: Checkpoint[]; savepoints: Savepoint[] } | null;
+  error: string | null;
+  now: number;
+}) {
+  if (error && !data) return <Banner>{error}</Banner>;
+  if (!data) return <p className="muted">Loading checkpoints and savepoints…</p>;
+  return (
+    <div className="stack">
+      <section className="card">
+        <header className="card-head">
+          <h2>Savepoints</h2>
+        </header>
+        {data.savepoints.length === 0 ? (
+          <EmptyState title="No savepoints.">Trigger one, or stop the job with a savepoint.</EmptyState>
+        ) : (
+          <table className="table" aria-label="Savepoints">
+            <thead>
+              <tr>
+                <th>Id</th>
+                <th>Status</th>
+                <th>Trigger</th>
+                <th>Taken</th>
+                <th className="num">Duration</th>
+                <th className="num">Size</th>
+                <th className="num">Parallelism</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.savepoints.map((s) => (
+                <tr key={s.id}>
+                  <td className="mono">{s.id}</td>
+                  <td>
+                    <span className={`badge badge-${STATUS_TONE[s.status]}`}>{s.status}</span>
+                    {s.failureReason && <span className="muted block small">{s.failureReason}</span>}
+                  </td>
+                  <td>{s.trigger}</td>
+                  <td title={formatTime(s.triggeredAt)}>{formatAge(s.triggeredAt, now)}</td>
+                  <td className="num">{formatDuration(s.durationMillis)}</td>
+                  <td className="num">{formatBytes(s.sizeBytes)}</td>
+                  <td className="num">{s.parallelism ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card">
+        <header className="card-head">
+          <h2>Checkpoints</h2>
+        </header>
+        {data.checkpoints.length === 0 ? (
+          <EmptyState title="No checkpoints.">A job takes checkpoints when its spec sets checkpoints.interval.</EmptyState>
+        ) : (
+          <table className="table" aria-label="Checkpoints">
+            <thead>
+              <tr>
+                <th className="num">Id</th>
+                <th>Status</th>
+                <th>Taken</th>
+                <th className="num">Duration</th>
+                <th className="num">Size</th>
+                <th className="num">Uploaded</th>
+                <th className="num">Parallelism</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.checkpoints.map((c) => (
+                <tr key={c.id}>
+                  <td className="num">{c.id}</td>
+                  <td>
+                    <span className={`badge badge-${STATUS_TONE[c.status]}`}>{c.status}</span>
+                    {c.failureReason && <span className="muted block small">{c.failureReason}</span>}
+                  </td>
+                  <td title={formatTime(c.triggeredAt)}>{formatAge(c.triggeredAt, now)}</td>
+                  <td className="num">{formatDuration(c.durationMillis)}</td>
+                  <td className="num">{formatBytes(c.sizeBytes)}</td>
+                  <td className="num">{formatBytes(c.incrementalSizeBytes)}</td>
+                  <td className="num">{c.parallelism ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
