@@ -1,5 +1,14 @@
 package io.tributary.cli;
 
+import io.tributary.cli.client.ApplyCommand;
+import io.tributary.cli.client.DeleteCommand;
+import io.tributary.cli.client.EventsCommand;
+import io.tributary.cli.client.GetCommand;
+import io.tributary.cli.client.ListCommand;
+import io.tributary.cli.client.RescaleCommand;
+import io.tributary.cli.client.ResumeCommand;
+import io.tributary.cli.client.SavepointsCommand;
+import io.tributary.cli.client.StopCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +18,9 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "tributary 0.1.0",
     description = "Serverless stream processing with Flink semantics.",
-    subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class})
+    subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class, ServerCommand.class,
+        ApplyCommand.class, GetCommand.class, ListCommand.class, StopCommand.class, ResumeCommand.class,
+        RescaleCommand.class, SavepointsCommand.class, EventsCommand.class, DeleteCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -77,7 +77,8 @@ public final class PlanPrinter {
     out.append('\n');
   }
 
-  private static String operator(OperatorPlan op) {
+  /** One line that says what {@code op} does, as {@link #describe(ExecutionPlan)} prints it. */
+  public static String operator(OperatorPlan op) {
     if (op instanceof SourcePlan s) {
       String time = s.eventTime() == null ? "no event time"
           : "event time " + s.eventTime().field() + ", out-of-orderness " + s.eventTime().maxOutOfOrdernessMillis() + "ms";

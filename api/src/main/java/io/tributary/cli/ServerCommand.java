@@ -1,0 +1,73 @@
+package io.tributary.cli;
+
+import io.tributary.control.JobManager;
+import io.tributary.server.TributaryServer;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary server}: the REST API, the console and in-process workers, in this process. */
+@Command(name = "server", mixinStandardHelpOptions = true,
+    description = {"Runs Tributary as a service: the REST API and the web console on one port, the control plane "
+        + "and its workers in this process, everything kept under the data directory.",
+        "Stopping and starting the server keeps every job: running jobs resume from their latest checkpoint.",
+        "The administrator token comes from TRIBUTARY_ADMIN_TOKEN; without it, one is created at the first start "
+            + "and printed once."})
+final class ServerCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--port", defaultValue = "8080", description = "HTTP port (default: ${DEFAULT-VALUE}; 0: any free port)")
+  int port;
+
+  @Option(names = "--data-dir", description = "Where metadata, checkpoints and local state live "
+      + "(default: $TRIBUTARY_DATA_DIR, else ./data)")
+  Path dataDir;
+
+  @Option(names = "--apply", paramLabel = "SPEC", description = "Apply this job spec to project 'default' once the "
+      + "server is up (repeatable; applying an unchanged spec changes nothing)")
+  List<Path> apply = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    Path dir = dataDir != null ? dataDir
+        : Path.of(System.getenv().getOrDefault("TRIBUTARY_DATA_DIR", "data"));
+    List<String> specs = new ArrayList<>();
+    for (Path p : apply) {
+      specs.add(Files.readString(p));
+    }
+    String adminToken = System.getenv("TRIBUTARY_ADMIN_TOKEN");
+    TributaryServer server = TributaryServer.start(
+        new TributaryServer.Config(dir.toAbsolutePath(), port, adminToken == null || adminToken.isBlank() ? null : adminToken));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      err.println("tributary: stopping; jobs resume from their latest checkpoint at the next start");
+      err.flush();
+      server.close();
+      stopped.countDown();
+    }, "tributary-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    err.println("Tributary is serving on " + server.url() + "  (console: " + server.url() + "/, API: "
+        + server.url() + "/v1, data: " + dir.toAbsolutePath() + ")");
+    server.createdAdminToken().ifPresent(t -> err.println("Administrator token (shown only now; keep it, or set "
+        + "TRIBUTARY_ADMIN_TOKEN to choose one): " + t));
+    for (int i = 0; i < specs.size(); i++) {
+      String name = io.tributary.spec.JobSpecs.parse(specs.get(i)).name();
+      JobManager.ApplyResult r = server.jobs().apply("default", name, specs.get(i), null);
+      err.println("job " + name + ": " + r.outcome().name().toLowerCase(java.util.Locale.ROOT) + " ("
+          + apply.get(i) + ")");
+    }
+    err.flush();
+    stopped.await();
+    return 0;
+  }
+}

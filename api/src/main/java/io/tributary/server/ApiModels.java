@@ -1,0 +1,195 @@
+package io.tributary.server;
+
+import io.tributary.api.generated.model.Checkpoint;
+import io.tributary.api.generated.model.DesiredState;
+import io.tributary.api.generated.model.ErrorDomain;
+import io.tributary.api.generated.model.ExecutionPlan;
+import io.tributary.api.generated.model.Job;
+import io.tributary.api.generated.model.JobEvent;
+import io.tributary.api.generated.model.JobFailure;
+import io.tributary.api.generated.model.KeyGroupRange;
+import io.tributary.api.generated.model.ObservedState;
+import io.tributary.api.generated.model.PlanEdge;
+import io.tributary.api.generated.model.PlanLink;
+import io.tributary.api.generated.model.PlanOperator;
+import io.tributary.api.generated.model.PlanStage;
+import io.tributary.api.generated.model.RestorePolicy;
+import io.tributary.api.generated.model.Savepoint;
+import io.tributary.api.generated.model.SnapshotStatus;
+import io.tributary.control.CheckpointRef;
+import io.tributary.control.JobView;
+import io.tributary.plan.ChainLink;
+import io.tributary.plan.EdgePlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.planner.PlanPrinter;
+import io.tributary.spec.JobSpec;
+import io.tributary.spec.JobSpecs;
+import io.tributary.state.KeyGroups;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Turns the control plane's views into the API's resources (the models generated from the contract). */
+final class ApiModels {
+  /** The API's id of savepoint {@code n}. */
+  static final String SAVEPOINT_ID_PREFIX = "sp-";
+
+  private ApiModels() {}
+
+  static OffsetDateTime time(Instant t) {
+    return t == null ? null : t.atOffset(ZoneOffset.UTC);
+  }
+
+  static Job job(JobView v) {
+    JobSpec spec = JobSpecs.parse(v.spec());
+    Job job = new Job(v.name(), v.project(), v.version(), new SpecDocument(JsonTrees.toMicronaut(JsonTrees.parseSpec(v.spec()))),
+        DesiredState.fromValue(v.desired().name()), restorePolicy(v.restore()),
+        ObservedState.fromValue(v.observed().name().toLowerCase(Locale.ROOT)), spec.effectiveMaxParallelism(),
+        time(v.createdAt()), time(v.updatedAt()));
+    if (v.parallelism() > 0) {
+      job.parallelism(v.parallelism());
+    }
+    if (v.lastCheckpoint() != null) {
+      job.lastCheckpoint(checkpoint(v.lastCheckpoint()));
+    }
+    if (v.failure() != null) {
+      job.failure(new JobFailure(v.failure().message(), ErrorDomain.fromValue(v.failure().domain().name()),
+          v.failure().retryable(), time(v.updatedAt())));
+    }
+    return job;
+  }
+
+  static RestorePolicy restorePolicy(io.tributary.run.RestorePolicy p) {
+    switch (p.mode()) {
+      case NONE:
+        return new RestorePolicy(RestorePolicy.FromEnum.NONE);
+      case PATH:
+        return new RestorePolicy(RestorePolicy.FromEnum.SAVEPOINT).savepointId(savepointId(p.path()));
+      default:
+        return new RestorePolicy(RestorePolicy.FromEnum.LATEST);
+    }
+  }
+
+  /** The savepoint id of a savepoint's metadata path ({@code .../savepoints/sp-7/_metadata}), else the path. */
+  static String savepointId(String path) {
+    String[] parts = path.split("/");
+    for (int i = parts.length - 1; i >= 0; i--) {
+      if (parts[i].startsWith(SAVEPOINT_ID_PREFIX)) {
+        return parts[i];
+      }
+    }
+    return path;
+  }
+
+  static Checkpoint checkpoint(CheckpointRef c) {
+    return new Checkpoint(c.id(), SnapshotStatus.COMPLETED, time(c.completedAt())).completedAt(time(c.completedAt()));
+  }
+
+  private static final java.util.regex.Pattern SAVEPOINT_EVENT =
+      java.util.regex.Pattern.compile("^savepoint (\\d+) completed \\((user|stop|rollout)\\)");
+
+  /** Who took each savepoint (by id), as the job's events record it. */
+  static java.util.Map<Long, Savepoint.TriggerEnum> savepointTriggers(List<io.tributary.control.JobEvent> events) {
+    java.util.Map<Long, Savepoint.TriggerEnum> triggers = new java.util.HashMap<>();
+    for (io.tributary.control.JobEvent e : events) {
+      if (e.type() == io.tributary.control.JobEvent.Type.SAVEPOINT) {
+        java.util.regex.Matcher m = SAVEPOINT_EVENT.matcher(e.message());
+        if (m.find()) {
+          triggers.put(Long.parseLong(m.group(1)), Savepoint.TriggerEnum.fromValue(m.group(2)));
+        }
+      }
+    }
+    return triggers;
+  }
+
+  static Savepoint savepoint(CheckpointRef c, java.util.Map<Long, Savepoint.TriggerEnum> triggers) {
+    Savepoint.TriggerEnum trigger = triggers.getOrDefault(c.id(), Savepoint.TriggerEnum.USER);
+    return new Savepoint(savepointId(c.path()), SnapshotStatus.COMPLETED, trigger, time(c.completedAt()))
+        .completedAt(time(c.completedAt()));
+  }
+
+  static JobEvent event(io.tributary.control.JobEvent e) {
+    JobEvent.KindEnum kind;
+    switch (e.type()) {
+      case CREATED:
+      case SPEC_CHANGED:
+        kind = JobEvent.KindEnum.SPEC_APPLIED;
+        break;
+      case RUN_FAILED:
+        kind = JobEvent.KindEnum.FAILED;
+        break;
+      case SAVEPOINT:
+        kind = JobEvent.KindEnum.SAVEPOINT_COMPLETED;
+        break;
+      default:
+        kind = e.to() == io.tributary.control.ObservedState.FAILED ? JobEvent.KindEnum.FAILED
+            : JobEvent.KindEnum.STATE_CHANGED;
+    }
+    JobEvent out = new JobEvent(e.seq(), time(e.time()), kind, e.message());
+    if (e.from() != null) {
+      out.from(ObservedState.fromValue(e.from().name().toLowerCase(Locale.ROOT)));
+    }
+    if (e.to() != null) {
+      out.to(ObservedState.fromValue(e.to().name().toLowerCase(Locale.ROOT)));
+    }
+    return out;
+  }
+
+  static ExecutionPlan plan(io.tributary.plan.ExecutionPlan p) {
+    List<PlanStage> stages = new ArrayList<>();
+    for (StagePlan s : p.stages()) {
+      List<PlanOperator> ops = new ArrayList<>();
+      for (OperatorPlan op : s.operators()) {
+        ops.add(new PlanOperator(op.id(), kind(op), PlanPrinter.operator(op)));
+      }
+      List<PlanLink> links = new ArrayList<>();
+      for (ChainLink l : s.links()) {
+        PlanLink link = new PlanLink(l.from(), l.to());
+        if (l.port() != null) {
+          link.port(l.port());
+        }
+        links.add(link);
+      }
+      List<KeyGroupRange> ranges = new ArrayList<>();
+      boolean keyed = p.inputsOf(s.id()).stream().anyMatch(e -> e.partitioning() == EdgePlan.Partitioning.HASH);
+      if (keyed) {
+        for (int i = 0; i < s.parallelism(); i++) {
+          var r = KeyGroups.rangeFor(p.maxParallelism(), s.parallelism(), i);
+          ranges.add(new KeyGroupRange(i, r.start(), r.end()));
+        }
+      }
+      stages.add(new PlanStage(s.id(), s.name(), s.parallelism(), ops, links, ranges));
+    }
+    List<PlanEdge> edges = new ArrayList<>();
+    for (EdgePlan e : p.edges()) {
+      PlanEdge edge = new PlanEdge(e.fromStage(), e.fromOperator(), e.toStage(), e.toOperator(),
+          PlanEdge.PartitioningEnum.fromValue(e.partitioning().name().toLowerCase(Locale.ROOT)), e.keyFields());
+      if (e.port() != null) {
+        edge.port(e.port());
+      }
+      edges.add(edge);
+    }
+    return new ExecutionPlan(p.jobName(), p.maxParallelism(),
+        ExecutionPlan.StateBackendEnum.fromValue(p.stateBackend()), stages, edges);
+  }
+
+  private static PlanOperator.KindEnum kind(OperatorPlan op) {
+    if (op instanceof SourcePlan) {
+      return PlanOperator.KindEnum.SOURCE;
+    }
+    if (op instanceof SinkPlan) {
+      return PlanOperator.KindEnum.SINK;
+    }
+    if (op instanceof WindowAggregatePlan) {
+      return PlanOperator.KindEnum.WINDOW_AGGREGATE;
+    }
+    return PlanOperator.KindEnum.TRANSFORM;
+  }
+}

@@ -1,0 +1,36 @@
+package io.tributary.server;
+
+import io.micronaut.http.annotation.Controller;
+import io.tributary.api.generated.AbstractEventsController;
+import io.tributary.api.generated.model.JobEvent;
+import io.tributary.api.generated.model.JobEventList;
+import io.tributary.control.JobManager;
+import io.tributary.control.TokenStore.Role;
+import java.util.List;
+import reactor.core.publisher.Mono;
+
+/** A job's lifecycle events, oldest first. */
+@Controller
+class EventsController extends AbstractEventsController {
+  private final JobManager jobs;
+  private final Access access;
+
+  EventsController(JobManager jobs, Access access) {
+    this.jobs = jobs;
+    this.access = access;
+  }
+
+  @Override
+  public Mono<JobEventList> listJobEvents(String project, String name, Integer pageSize, String pageToken) {
+    access.require(project, Role.VIEWER);
+    return Blocking.call(() -> {
+      List<JobEvent> all = jobs.events(project, name).stream().map(ApiModels::event).toList();
+      Pages.Slice<JobEvent> page = Pages.slice(all, pageSize, pageToken);
+      JobEventList list = new JobEventList(page.items());
+      if (page.nextPageToken() != null) {
+        list.nextPageToken(page.nextPageToken());
+      }
+      return list;
+    });
+  }
+}

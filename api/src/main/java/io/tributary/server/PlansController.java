@@ -1,0 +1,47 @@
+package io.tributary.server;
+
+import io.micronaut.http.annotation.Controller;
+import io.tributary.api.generated.AbstractPlansController;
+import io.tributary.api.generated.model.ExecutionPlan;
+import io.tributary.api.generated.model.PlanChange;
+import io.tributary.api.generated.model.PlanRequest;
+import io.tributary.control.JobManager;
+import io.tributary.control.TokenStore.Role;
+import reactor.core.publisher.Mono;
+
+/** The dry run: a spec's execution plan, or every validation error, and what applying it would do. */
+@Controller
+class PlansController extends AbstractPlansController {
+  private final JobManager jobs;
+  private final Access access;
+  private final FileRoots files;
+
+  PlansController(JobManager jobs, Access access, FileRoots files) {
+    this.files = files;
+    this.jobs = jobs;
+    this.access = access;
+  }
+
+  @Override
+  public Mono<ExecutionPlan> planJob(String project, PlanRequest body) {
+    access.require(project, Role.VIEWER);
+    String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
+    return Blocking.call(() -> {
+      io.tributary.spec.JobSpec parsed = io.tributary.spec.JobSpecs.parse(spec);
+      files.check(parsed);
+      JobManager.PlanPreview preview = jobs.plan(project, spec);
+      PlanChange.ActionEnum action;
+      switch (preview.change()) {
+        case CREATED:
+          action = PlanChange.ActionEnum.CREATE;
+          break;
+        case UNCHANGED:
+          action = PlanChange.ActionEnum.NONE;
+          break;
+        default:
+          action = PlanChange.ActionEnum.UPDATE;
+      }
+      return ApiModels.plan(preview.plan()).jobName(parsed.name()).change(new PlanChange(action).description(preview.description()));
+    });
+  }
+}

@@ -1,0 +1,65 @@
+package io.tributary.server;
+
+import io.micronaut.http.annotation.Controller;
+import io.tributary.api.generated.AbstractSavepointsController;
+import io.tributary.api.generated.model.Savepoint;
+import io.tributary.api.generated.model.SavepointList;
+import io.tributary.control.CheckpointRef;
+import io.tributary.control.JobManager;
+import io.tributary.control.NotFoundException;
+import io.tributary.control.StateConflictException;
+import io.tributary.control.TokenStore.Role;
+import java.util.Comparator;
+import java.util.List;
+import reactor.core.publisher.Mono;
+
+/** Trigger, list and read savepoints. */
+@Controller
+class SavepointsController extends AbstractSavepointsController {
+  private final JobManager jobs;
+  private final Access access;
+
+  SavepointsController(JobManager jobs, Access access) {
+    this.jobs = jobs;
+    this.access = access;
+  }
+
+  @Override
+  public Mono<Savepoint> triggerSavepoint(String project, String name) {
+    access.require(project, Role.EDITOR);
+    return Blocking.call(() -> ApiModels.savepoint(jobs.triggerSavepoint(project, name), java.util.Map.of()));
+  }
+
+  @Override
+  public Mono<SavepointList> listSavepoints(String project, String name, Integer pageSize, String pageToken) {
+    access.require(project, Role.VIEWER);
+    return Blocking.call(() -> {
+      var triggers = ApiModels.savepointTriggers(jobs.events(project, name));
+      List<Savepoint> all = jobs.savepoints(project, name).stream()
+          .sorted(Comparator.comparingLong(CheckpointRef::id).reversed()).map(r -> ApiModels.savepoint(r, triggers))
+          .toList();
+      Pages.Slice<Savepoint> page = Pages.slice(all, pageSize, pageToken);
+      SavepointList list = new SavepointList(page.items());
+      if (page.nextPageToken() != null) {
+        list.nextPageToken(page.nextPageToken());
+      }
+      return list;
+    });
+  }
+
+  @Override
+  public Mono<Savepoint> getSavepoint(String project, String name, String savepointId) {
+    access.require(project, Role.VIEWER);
+    return Blocking.call(() -> jobs.savepoints(project, name).stream()
+        .filter(r -> ApiModels.savepointId(r.path()).equals(savepointId)).findFirst()
+        .map(r -> ApiModels.savepoint(r, ApiModels.savepointTriggers(jobs.events(project, name))))
+        .orElseThrow(() -> new NotFoundException("job '" + name + "' has no savepoint '" + savepointId + "'")));
+  }
+
+  @Override
+  public Mono<Void> deleteSavepoint(String project, String name, String savepointId) {
+    access.require(project, Role.EDITOR);
+    return Mono.error(new StateConflictException(null, "savepoints are kept until their job is deleted; "
+        + "deleting one savepoint is not supported yet", false));
+  }
+}

@@ -1,0 +1,142 @@
+package io.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every class of bad input gets its 4xx with a problem body that names what to fix, and leaves
+ * nothing behind: after each refused request the project still has no job.
+ */
+class BadInputIT {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  static Path dir;
+
+  static TributaryServer server;
+
+  @BeforeAll
+  static void start() {
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  static String body(String specYaml) throws Exception {
+    JsonNode spec = ApiServerIT.YAML.readTree(specYaml);
+    return JSON.createObjectNode().set("spec", spec).toString();
+  }
+
+  static JsonNode problem(HttpResponse<String> r, int status) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+    assertThat(r.headers().firstValue("content-type")).hasValue("application/problem+json");
+    JsonNode p = JSON.readTree(r.body());
+    assertThat(p.path("type").asText()).startsWith("urn:tributary:problem:");
+    assertThat(p.path("status").asInt()).isEqualTo(status);
+    assertThat(p.path("detail").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("\tat ");
+    return p;
+  }
+
+  static void nothingStored() throws Exception {
+    JsonNode list = JSON.readTree(ServerTests.send(server, "GET", "/v1/projects/default/jobs", ServerTests.ADMIN,
+        null).body());
+    assertThat(list.path("items")).isEmpty();
+  }
+
+  static HttpResponse<String> put(String name, String body) throws Exception {
+    return ServerTests.send(server, "PUT", "/v1/projects/default/jobs/" + name, ServerTests.ADMIN, body);
+  }
+
+  @Test
+  void anInvalidSpecListsEveryErrorWithItsPointer() throws Exception {
+    String spec = ServerTests.trickle("bad", 1).replace("keyBy: [id]}", "keyBy: [id], window: {type: tumbling}}")
+        .replace("input: by-key", "input: nowhere");
+    JsonNode p = problem(put("bad", body(spec)), 400);
+    assertThat(p.path("type").asText()).isEqualTo("urn:tributary:problem:invalid-spec");
+    assertThat(p.findValuesAsText("pointer")).contains("/spec/operators/0/window/size", "/spec/sinks/out/input");
+    nothingStored();
+  }
+
+  @Test
+  void aSpecNamingAnotherJobIsRefusedAtSpecName() throws Exception {
+    JsonNode p = problem(put("other", body(ServerTests.trickle("bad", 1))), 400);
+    assertThat(p.findValuesAsText("pointer")).containsExactly("/spec/name");
+    nothingStored();
+  }
+
+  @Test
+  void unknownFieldsAndWrongTypes() throws Exception {
+    String good = body(ServerTests.trickle("bad", 1));
+    JsonNode unknownTop = problem(put("bad", good.replaceFirst("\\{", "{\"colour\":\"red\",")), 400);
+    assertThat(unknownTop.path("detail").asText()).contains("colour");
+    JsonNode unknownInSpec = problem(put("bad", good.replace("\"parallelism\":1", "\"parallelism\":1,\"speed\":9")), 400);
+    assertThat(unknownInSpec.findValuesAsText("pointer")).contains("/spec/speed");
+    JsonNode wrongType = problem(put("bad", good.replace("\"parallelism\":1", "\"parallelism\":\"many\"")), 400);
+    assertThat(wrongType.findValuesAsText("pointer")).contains("/spec/parallelism");
+    JsonNode wrongDesired = problem(put("bad", good.replaceFirst("\\{", "{\"desiredState\":\"FAST\",")), 400);
+    assertThat(wrongDesired.path("detail").asText()).contains("desiredState");
+    nothingStored();
+  }
+
+  @Test
+  void malformedJsonAndMissingBody() throws Exception {
+    problem(put("bad", "{\"spec\": {"), 400);
+    problem(put("bad", "[]"), 400);
+    JsonNode noSpec = problem(put("bad", "{}"), 400);
+    assertThat(noSpec.toString()).contains("spec");
+    nothingStored();
+  }
+
+  @Test
+  void anOversizedBodyIs413() throws Exception {
+    String huge = "{\"spec\":{\"name\":\"bad\",\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}}";
+    problem(put("bad", huge), 413);
+    nothingStored();
+  }
+
+  @Test
+  void namesThatAreNotDnsLabels() throws Exception {
+    JsonNode p = problem(put("Bad_Name", body(ServerTests.trickle("Bad_Name", 1))), 400);
+    assertThat(p.findValuesAsText("pointer")).contains("/name");
+    problem(ServerTests.send(server, "GET", "/v1/projects/UPPER/jobs", ServerTests.ADMIN, null), 400);
+    problem(put("a".repeat(64), body(ServerTests.trickle("a".repeat(64), 1))), 400);
+    nothingStored();
+  }
+
+  @Test
+  void filePathsOutsideTheAllowedRoots() throws Exception {
+    String spec = ServerTests.trickle("files", 1)
+        .replace("out: {input: by-key, type: blackhole}", "out: {input: by-key, type: file, path: /etc/tributary}");
+    JsonNode p = problem(put("files", body(spec)), 400);
+    assertThat(p.findValuesAsText("pointer")).containsExactly("/spec/sinks/out/path");
+    String escape = spec.replace("/etc/tributary", dir.resolve("files").resolve("../../escaped").toString());
+    problem(put("files", body(escape)), 400);
+    String inside = spec.replace("/etc/tributary", dir.resolve("files").resolve("out").toString());
+    assertThat(put("files", body(inside)).statusCode()).isEqualTo(201);
+    ServerTests.send(server, "DELETE", "/v1/projects/default/jobs/files", ServerTests.ADMIN, null);
+    nothingStored();
+  }
+
+  @Test
+  void unknownProjectsJobsAndRoutes() throws Exception {
+    JsonNode p = problem(ServerTests.send(server, "PUT", "/v1/projects/ghost/jobs/x", ServerTests.ADMIN,
+        body(ServerTests.trickle("x", 1))), 404);
+    assertThat(p.path("detail").asText()).contains("ghost");
+    problem(ServerTests.send(server, "GET", "/v1/projects/default/jobs/ghost", ServerTests.ADMIN, null), 404);
+    problem(ServerTests.send(server, "GET", "/v1/nothing-here", ServerTests.ADMIN, null), 404);
+    problem(ServerTests.send(server, "POST", "/v1/projects/default/jobs/ghost/rescale", ServerTests.ADMIN,
+        "{\"parallelism\": 0}"), 400);
+    problem(ServerTests.send(server, "GET", "/v1/projects/default/jobs?pageSize=100000", ServerTests.ADMIN, null), 400);
+  }
+}

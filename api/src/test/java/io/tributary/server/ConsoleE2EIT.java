@@ -1,0 +1,65 @@
+package io.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The console end to end: {@code console-ui/e2e/console.e2e.mjs} drives Debian's Chromium through
+ * playwright-core against a real server (create a job in the editor, see it run and its charts
+ * move, stop it with a savepoint, resume it). Screenshots of each view go to
+ * {@code api/target/screenshots}. {@code .ci/run} installs Chromium when it is missing.
+ */
+class ConsoleE2EIT {
+  static final Path CONSOLE = Path.of(System.getProperty("tributary.console", "../console-ui")).toAbsolutePath().normalize();
+
+  @TempDir
+  Path dir;
+
+  TributaryServer server;
+
+  @BeforeEach
+  void start() {
+    server = ServerTests.start(dir.resolve("data"), dir);
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void createWatchStopWithSavepointAndResumeInTheBrowser() throws IOException, InterruptedException {
+    Path chromium = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    assertThat(chromium).as("Chromium is needed for the console tests: apt-get install chromium (.ci/run does)")
+        .isExecutable();
+    assertThat(CONSOLE.resolve("node_modules/playwright-core")).as("console-ui is built first (npm ci)").isDirectory();
+    Path screenshots = Path.of("target/screenshots").toAbsolutePath();
+    Files.createDirectories(screenshots);
+    Path log = dir.resolve("e2e.log");
+    ProcessBuilder pb = new ProcessBuilder("node", "e2e/console.e2e.mjs").directory(CONSOLE.toFile())
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("BASE_URL", server.url().toString());
+    pb.environment().put("TOKEN", ServerTests.ADMIN);
+    pb.environment().put("SCREENSHOT_DIR", screenshots.toString());
+    pb.environment().put("CHROMIUM", chromium.toString());
+    Process p = pb.start();
+    boolean done = p.waitFor(5, TimeUnit.MINUTES);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String output = Files.readString(log);
+    assertThat(done).as("the console e2e run ended within 5 minutes:%n%s", output).isTrue();
+    assertThat(p.exitValue()).as("console e2e:%n%s", output).isZero();
+    try (var files = Files.list(screenshots)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".png")).count()).isGreaterThanOrEqualTo(5);
+    }
+  }
+}
