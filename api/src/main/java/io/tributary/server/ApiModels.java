@@ -47,9 +47,22 @@ final class ApiModels {
     return t == null ? null : t.atOffset(ZoneOffset.UTC);
   }
 
+  /** The API trees of recently shown spec texts (a job is read far more often than it changes). */
+  private static final java.util.Map<String, SpecDocument> TREES = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, SpecDocument> eldest) {
+          return size() > 2048;
+        }
+      });
+
   static Job job(JobView v) {
     JobSpec spec = JobSpecs.parse(v.spec());
-    Job job = new Job(v.name(), v.project(), v.version(), new SpecDocument(JsonTrees.toMicronaut(JsonTrees.parseSpec(v.spec()))),
+    SpecDocument tree = TREES.computeIfAbsent(v.spec(),
+        text -> new SpecDocument(JsonTrees.toMicronaut(JsonTrees.parseSpec(text))));
+    Job job = new Job(v.name(), v.project(), v.version(), tree,
         DesiredState.fromValue(v.desired().name()), restorePolicy(v.restore()),
         ObservedState.fromValue(v.observed().name().toLowerCase(Locale.ROOT)), spec.effectiveMaxParallelism(),
         time(v.createdAt()), time(v.updatedAt()));

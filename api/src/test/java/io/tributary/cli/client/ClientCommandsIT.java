@@ -101,7 +101,7 @@ class ClientCommandsIT {
     String savepoints = ok(cli("savepoints", job));
     assertThat(savepoints.lines().findFirst().orElseThrow())
         .matches("ID +STATUS +TRIGGER +PARALLELISM +SIZE +DURATION +AGE");
-    assertThat(savepoints).containsPattern("(?m)^sp-\\S+ +completed +\\S+ ");
+    assertThat(savepoints).containsPattern("(?m)^sp-\\S+ +completed +stop ");
     String savepoint = JSON.readTree(ok(cli("savepoints", job, "-o", "json"))).at("/items/0/id").asText();
 
     assertThat(ok(cli("resume", job, "--savepoint-id", savepoint, "--wait"))).startsWith("job trickle running from ");
@@ -148,7 +148,7 @@ class ClientCommandsIT {
   void validateOnTheServerPrintsThePlanAndWhatApplyingWouldDo() throws Exception {
     Run r = cli("validate", "-f", trickle("planned", "").toString(), "-p", "2");
     assertThat(r.code).as(r.err).isZero();
-    assertThat(r.out).startsWith("job ").contains("change: create").contains("hash by [key]")
+    assertThat(r.out).startsWith("job planned:").contains("change: create").contains("hash by [key]")
         .contains("key groups: subtask 0 [0, 64), subtask 1 [64, 128)");
     assertThat(JSON.readTree(ok(cli("validate", "-f", trickle("planned", "").toString(), "-o", "json")))
         .at("/change/action").asText()).isEqualTo("create");
