@@ -25,20 +25,20 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /** Specs, settings and checks the control-plane tests share. */
-final class ControlTests {
+public final class ControlTests {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ControlTests() {}
 
   /** Quick restarts and actions that give up within the tests' timeouts. */
-  static JobManager.Settings settings(Path data, ConnectorFactory connectors) {
+  public static JobManager.Settings settings(Path data, ConnectorFactory connectors) {
     return JobManager.Settings.of(data).withConnectors(connectors)
         .withRestarts(new RestartPolicy(3, Duration.ofMillis(10), Duration.ofMillis(100)))
         .withActionTimeout(Duration.ofSeconds(30));
   }
 
   /** A job that runs until stopped and costs little: 50 numbers a second into a blackhole. */
-  static String trickle(String name, String parallelism) {
+  public static String trickle(String name, String parallelism) {
     return """
         name: %s
         parallelism: %s

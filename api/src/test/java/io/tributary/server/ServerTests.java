@@ -1,8 +1,8 @@
 package io.tributary.server;
 
 import io.tributary.client.ApiClient;
-import io.tributary.control.JobManager;
-import io.tributary.run.RestartPolicy;
+import io.tributary.control.ControlTests;
+import io.tributary.worker.task.ConnectorFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,10 +20,8 @@ final class ServerTests {
 
   /** A server on a free port over {@code data}; file sources and sinks may use {@code files}. */
   static TributaryServer start(Path data, Path files) {
-    JobManager.Settings settings = JobManager.Settings.of(data)
-        .withRestarts(new RestartPolicy(3, Duration.ofMillis(10), Duration.ofMillis(100)))
-        .withActionTimeout(Duration.ofSeconds(30));
-    return TributaryServer.start(new TributaryServer.Config(data, 0, ADMIN, List.of(files)), settings);
+    return TributaryServer.start(new TributaryServer.Config(data, 0, ADMIN, List.of(files)),
+        ControlTests.settings(data, ConnectorFactory.standard()));
   }
 
   static ApiClient client(TributaryServer server, String token) {
@@ -36,18 +34,7 @@ final class ServerTests {
 
   /** A job that runs until stopped and costs little: 50 numbers a second into a blackhole. */
   static String trickle(String name, int parallelism) {
-    return """
-        name: %s
-        parallelism: %d
-        checkpoints: {interval: 200ms}
-        state: {backend: heap}
-        sources:
-          numbers: {type: datagen, count: 100000000, maxRecordsPerSecond: 50}
-        operators:
-          - {id: by-key, input: numbers, keyBy: [id]}
-        sinks:
-          out: {input: by-key, type: blackhole}
-        """.formatted(name, parallelism);
+    return ControlTests.trickle(name, String.valueOf(parallelism));
   }
 
   /** A raw request, for what the generated client would refuse to send. */
