@@ -194,25 +194,40 @@ final class Problems {
   }
 
   private static final Pattern UNKNOWN_PROPERTY = Pattern.compile("Unknown property \\[([^\\]]+)\\]");
+  private static final Pattern UNKNOWN_IN = Pattern.compile("deserialization of type:? \\[?(?:class )?(?:[\\w.]*\\.)?([A-Za-z0-9_]+)");
   private static final Pattern FAILED_ARGUMENT = Pattern.compile(
       "Failed to convert argument \\[([^\\]]+)\\] for value \\[[^\\]]*\\](?: due to: )?(.*)", Pattern.DOTALL);
 
-  private static final Pattern DECODING_PROPERTY = Pattern.compile("decoding property \\[(?:[^\\]]* )?([A-Za-z0-9_]+)\\]");
+  private static final Pattern DECODING_PROPERTY = Pattern.compile(
+      "decoding property \\[(?:[^\\]]* )?([A-Za-z0-9_]+)\\] of type \\[(?:class )?(?:[\\w.]*\\.)?([A-Za-z0-9_]+)\\]");
+  /** The bodies of requests: their fields are at the top of the body. */
+  private static final java.util.Set<String> BODIES = java.util.Set.of("JobApply", "PlanRequest", "StopRequest",
+      "RescaleRequest", "ProjectCreate", "ApiTokenCreate");
 
-  /** The JSON pointer of the body field a deserialization error concerns, or null. */
+  /**
+   * The JSON pointer of the body field a deserialization error concerns, or null. The deserializer
+   * names the property and the type that holds it; a type other than the body itself is the body's
+   * field of that name ({@code RestorePolicy} in an apply is {@code /restorePolicy}).
+   */
   static String pointer(Throwable t) {
-    StringBuilder pointer = new StringBuilder();
+    String pointer = null;
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       Matcher m = DECODING_PROPERTY.matcher(String.valueOf(c.getMessage()));
       if (m.find()) {
-        pointer.append('/').append(m.group(1));
+        String holder = m.group(2);
+        pointer = (BODIES.contains(holder) ? "" : "/" + Character.toLowerCase(holder.charAt(0)) + holder.substring(1))
+            + "/" + m.group(1);
       }
     }
-    Matcher u = UNKNOWN_PROPERTY.matcher(String.valueOf(rootOf(t).getMessage()));
-    if (u.find()) {
-      pointer.append('/').append(u.group(1));
+    String root = String.valueOf(rootOf(t).getMessage());
+    Matcher u = UNKNOWN_PROPERTY.matcher(root);
+    if (u.find() && pointer == null) {
+      Matcher in = UNKNOWN_IN.matcher(root);
+      String holder = in.find() ? in.group(1) : null;
+      pointer = (holder == null || BODIES.contains(holder) ? ""
+          : "/" + Character.toLowerCase(holder.charAt(0)) + holder.substring(1)) + "/" + u.group(1);
     }
-    return pointer.length() == 0 ? null : pointer.toString();
+    return pointer;
   }
 
   private static Throwable rootOf(Throwable t) {

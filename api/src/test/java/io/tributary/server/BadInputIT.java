@@ -86,6 +86,12 @@ class BadInputIT {
     assertThat(wrongType.findValuesAsText("pointer")).contains("/spec/parallelism");
     JsonNode wrongDesired = problem(put("bad", good.replaceFirst("\\{", "{\"desiredState\":\"FAST\",")), 400);
     assertThat(wrongDesired.path("detail").asText()).contains("desiredState");
+    assertThat(wrongDesired.findValuesAsText("pointer")).containsExactly("/desiredState");
+    JsonNode nested = problem(put("bad", good.replaceFirst("\\{", "{\"restorePolicy\":{\"from\":\"yesterday\"},")), 400);
+    assertThat(nested.findValuesAsText("pointer")).containsExactly("/restorePolicy/from");
+    JsonNode nestedUnknown = problem(put("bad",
+        good.replaceFirst("\\{", "{\"restorePolicy\":{\"from\":\"latest\",\"when\":1},")), 400);
+    assertThat(nestedUnknown.findValuesAsText("pointer")).containsExactly("/restorePolicy/when");
     nothingStored();
   }
 
