@@ -61,7 +61,11 @@ export function JobGraph({ plan, loads }: { plan: ExecutionPlan; loads?: Map<num
                 </text>
               ))}
               <text x={12} y={height - 10} className="graph-load" fill={colour.text}>
-                {loads ? colour.label : `${stage.keyGroupRanges.length} subtasks`}
+                {loads
+                  ? colour.label
+                  : stage.keyGroupRanges.length > 0
+                    ? `${stage.keyGroupRanges.length} key-group ranges`
+                    : `${parallelism} ${parallelism === 1 ? 'subtask' : 'subtasks'}`}
               </text>
             </g>
           );
