@@ -18,7 +18,8 @@ public final class Key {
   private static final byte TRUE = 4;
   private static final byte FALSE = 5;
 
-  private final Object[] values;
+  /** The field values; decoded from {@link #bytes} on first use for a key read back from bytes. */
+  private volatile Object[] values;
   private final byte[] bytes;
   private final int hash;
 
@@ -33,9 +34,23 @@ public final class Key {
     return new Key(values, encode(values));
   }
 
-  /** Decodes a key from its serialized form. */
+  /**
+   * The key of this serialized form. Its fields are decoded when first asked for: restoring a
+   * million timers or state entries needs only the bytes and the hash.
+   *
+   * @throws IllegalArgumentException (now or when a field is first read) if the bytes are corrupt
+   */
   public static Key fromBytes(byte[] bytes) {
-    return new Key(decode(bytes), bytes);
+    return new Key(null, bytes);
+  }
+
+  private Object[] values() {
+    Object[] v = values;
+    if (v == null) {
+      v = decode(bytes);
+      values = v;
+    }
+    return v;
   }
 
   /** The key group of this key among {@code maxParallelism} key groups. */
@@ -49,11 +64,11 @@ public final class Key {
   }
 
   public int arity() {
-    return values.length;
+    return values().length;
   }
 
   public Object get(int i) {
-    return values[i];
+    return values()[i];
   }
 
   /** The serialized form; callers must not modify it. */
@@ -73,7 +88,7 @@ public final class Key {
 
   @Override
   public String toString() {
-    return Arrays.toString(values);
+    return Arrays.toString(values());
   }
 
   private static byte[] encode(Object[] values) {

@@ -71,12 +71,13 @@ final class TaskCheckpointer {
       String timers = null;
       CompletableFuture<String> timersWritten = CompletableFuture.completedFuture(null);
       if (n.timers != null) {
-        byte[] bytes = n.timers.snapshot(WindowOperator.namespaceCodec());
+        // only the timer references are copied on the task thread; they are serialized with the upload
+        java.util.function.Supplier<byte[]> bytes = n.timers.snapshotLater(WindowOperator.namespaceCodec());
         timers = Checkpointing.timersObject(jobName, checkpointId, n.plan.id(), subtask);
         String name = timers;
         timersWritten = CompletableFuture.supplyAsync(() -> {
           try {
-            config.store().put(name, bytes);
+            config.store().put(name, bytes.get());
             return name;
           } catch (IOException e) {
             throw new UncheckedIOException("cannot write timers to " + name, e);

@@ -6,16 +6,20 @@ import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The event-time timers of one keyed operator instance, on the heap: a priority queue ordered by
@@ -152,28 +156,106 @@ public final class HeapTimerService implements TimerService {
    * @param namespaceCodec encodes the namespaces the operator registers timers with
    * @throws ClassCastException when a namespace is not of the codec's type
    */
-  @SuppressWarnings("unchecked")
   public <N> byte[] snapshot(StateCodec<N> namespaceCodec) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(MAGIC);
-      out.writeByte(VERSION);
-      out.writeLong(watermark);
-      out.writeInt(live.size());
-      for (Timer t : live) {
-        byte[] key = t.key().bytes();
-        out.writeInt(key.length);
-        out.write(key);
-        out.writeLong(t.time());
-        out.writeBoolean(t.namespace() != null);
-        if (t.namespace() != null) {
-          namespaceCodec.write((N) t.namespace(), out);
+    return snapshotLater(namespaceCodec).get();
+  }
+
+  /**
+   * The live timers and the current watermark as they are now, serialized later by the supplier
+   * on any thread (as {@link #snapshot}): only the timer references are copied here, so a
+   * checkpoint's synchronous part on the task thread stays short however many timers there are.
+   * Timers are immutable; the codec must be usable from another thread.
+   */
+  @SuppressWarnings("unchecked")
+  public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
+    Timer[] timers = live.toArray(new Timer[0]);
+    long wm = watermark;
+    return () -> {
+      Bytes bytes = new Bytes(64 + timers.length * 48);
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        out.writeInt(MAGIC);
+        out.writeByte(VERSION);
+        out.writeLong(wm);
+        out.writeInt(timers.length);
+        for (Timer t : timers) {
+          byte[] key = t.key().bytes();
+          out.writeInt(key.length);
+          out.write(key);
+          out.writeLong(t.time());
+          out.writeBoolean(t.namespace() != null);
+          if (t.namespace() != null) {
+            namespaceCodec.write((N) t.namespace(), out);
+          }
         }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serialize timers", e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize timers", e);
+      return bytes.toByteArray();
+    };
+  }
+
+  /** An unsynchronized byte sink (ByteArrayOutputStream locks on every write). */
+  private static final class Bytes extends OutputStream {
+    private byte[] buf;
+    private int size;
+
+    Bytes(int capacity) {
+      buf = new byte[capacity];
     }
-    return bytes.toByteArray();
+
+    @Override
+    public void write(int b) {
+      ensure(1);
+      buf[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      ensure(len);
+      System.arraycopy(b, off, buf, size, len);
+      size += len;
+    }
+
+    private void ensure(int more) {
+      if (size + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+      }
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(buf, size);
+    }
+  }
+
+  /** An unsynchronized reader of a byte array (ByteArrayInputStream locks on every read). */
+  private static final class BytesIn extends InputStream {
+    private final byte[] buf;
+    private int pos;
+
+    BytesIn(byte[] buf) {
+      this.buf = buf;
+    }
+
+    @Override
+    public int read() {
+      return pos < buf.length ? buf[pos++] & 0xff : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (pos >= buf.length) {
+        return len == 0 ? 0 : -1;
+      }
+      int n = Math.min(len, buf.length - pos);
+      System.arraycopy(buf, pos, b, off, n);
+      pos += n;
+      return n;
+    }
+
+    @Override
+    public int available() {
+      return buf.length - pos;
+    }
   }
 
   /**
@@ -189,21 +271,29 @@ public final class HeapTimerService implements TimerService {
     if (used) {
       throw new IllegalStateException("timers can only be restored into a fresh timer service");
     }
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+    try (DataInputStream in = new DataInputStream(new BytesIn(data))) {
       if (in.readInt() != MAGIC || in.readByte() != VERSION) {
         throw new IOException("not a timer snapshot (or an unsupported version)");
       }
       long snapshotWatermark = in.readLong();
       watermark = restored ? Math.min(watermark, snapshotWatermark) : snapshotWatermark;
       restored = true;
-      for (int i = 0, n = in.readInt(); i < n; i++) {
+      int n = in.readInt();
+      List<Timer> mine = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
         byte[] keyBytes = new byte[in.readInt()];
         in.readFully(keyBytes);
         long time = in.readLong();
         Object namespace = in.readBoolean() ? namespaceCodec.read(in) : null;
         Key key = Key.fromBytes(keyBytes);
-        Timer timer = new Timer(key, namespace, time);
-        if (range.contains(key.keyGroup(maxParallelism)) && live.add(timer)) {
+        if (range.contains(key.keyGroup(maxParallelism))) {
+          mine.add(new Timer(key, namespace, time));
+        }
+      }
+      // in time order, each insertion into the heap is O(1)
+      mine.sort(BY_TIME);
+      for (Timer timer : mine) {
+        if (live.add(timer)) {
           queue.add(timer);
         }
       }
