@@ -155,7 +155,7 @@ abstract class ForstState {
    * first key outside the prefix.
    */
   final void scan(Shard shard, EntryVisitor visitor) {
-    if (shard == null) {
+    if (shard == null || !shard.mayHold(key.array(), prefixLen)) {
       return;
     }
     byte[] prefix = Arrays.copyOf(key.array(), prefixLen);

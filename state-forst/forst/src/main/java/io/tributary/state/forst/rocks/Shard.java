@@ -16,6 +16,11 @@ import org.rocksdb.RocksIterator;
  * file name, which RocksDB never reuses), so an incremental snapshot uploads only new files, and the
  * last manifest it was snapshotted or restored under, which a snapshot reuses when nothing changed.
  * Data access happens on the task thread; the durable-file map is also updated by upload threads.
+ *
+ * <p>Reads of keys the shard never held do not reach RocksDB: a {@link KeyFilter} of the keys
+ * written says so on the heap. A shard created here starts with an empty filter; a restored one has
+ * none until enough of its reads found nothing to pay for listing its keys once
+ * ({@link #rebuildFilter}); a filter that fills up is rebuilt from the keys the shard still holds.
  */
 final class Shard implements AutoCloseable {
   private final int keyGroup;
@@ -26,6 +31,12 @@ final class Shard implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger uploadsInFlight =
       new java.util.concurrent.atomic.AtomicInteger();
   private boolean dirty;
+  /** The keys this shard may hold; null when unknown (restored, not listed yet). */
+  private KeyFilter filter;
+  /** Reads that went to RocksDB and found nothing while there was no filter; see {@link #missed}. */
+  private long unfilteredMisses;
+  private long rebuildAfterMisses;
+  private long rocksReads;
   private volatile boolean uploadFailed;
   private volatile String manifestName;
   private volatile ShardManifest manifest;
@@ -48,6 +59,9 @@ final class Shard implements AutoCloseable {
       Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()));
       if (restored != null) {
         s.markDurable(manifestName, restored);
+        s.rebuildAfterMisses = Math.max(KeyFilter.MIN_CAPACITY, s.estimatedKeys() / 8);
+      } else {
+        s.filter = new KeyFilter(KeyFilter.MIN_CAPACITY);
       }
       return s;
     } catch (RocksDBException | java.io.IOException e) {
@@ -70,15 +84,33 @@ final class Shard implements AutoCloseable {
    *     did not fit: call again with a larger buffer)
    */
   int get(byte[] key, int keyLen, byte[] buf) {
+    if (filter != null && !filter.mayHold(key, KeyFilter.prefixLength(key, keyLen))) {
+      return RocksDB.NOT_FOUND;
+    }
+    rocksReads++;
+    int n;
     try {
-      return db.get(resources.readOptions(), key, 0, keyLen, buf, 0, buf.length);
+      n = db.get(resources.readOptions(), key, 0, keyLen, buf, 0, buf.length);
     } catch (RocksDBException e) {
       throw failure("read", e);
     }
+    if (n == RocksDB.NOT_FOUND && filter == null) {
+      missed();
+    }
+    return n;
+  }
+
+  /**
+   * Whether some entry of the key prefix {@code key[0, prefixLen)} may be in this shard; false only
+   * when it certainly is not.
+   */
+  boolean mayHold(byte[] key, int prefixLen) {
+    return filter == null || filter.mayHold(key, prefixLen);
   }
 
   void put(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
+    written(key, keyLen);
     try {
       db.put(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
     } catch (RocksDBException e) {
@@ -89,6 +121,7 @@ final class Shard implements AutoCloseable {
   /** Appends {@code value} to the value of {@code key} (the merge operator concatenates). */
   void merge(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
+    written(key, keyLen);
     try {
       db.merge(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
     } catch (RocksDBException e) {
@@ -103,6 +136,71 @@ final class Shard implements AutoCloseable {
     } catch (RocksDBException e) {
       throw failure("delete", e);
     }
+  }
+
+  private void written(byte[] key, int keyLen) {
+    if (filter != null) {
+      filter.add(key, KeyFilter.prefixLength(key, keyLen));
+      if (filter.full()) {
+        rebuildFilter();
+      }
+    }
+  }
+
+  /** A read without a filter found nothing: once that happened often enough, list the keys. */
+  private void missed() {
+    if (++unfilteredMisses >= rebuildAfterMisses) {
+      rebuildFilter();
+    }
+  }
+
+  /**
+   * Builds the filter from the keys the shard holds now, with room for as many again: one pass over
+   * the shard, paid for by the RocksDB reads the filter then saves (at least as many as the keys
+   * listed, counting the misses or additions that triggered it).
+   */
+  void rebuildFilter() {
+    long[] hashes = new long[64];
+    int n = 0;
+    byte[] last = null;
+    int lastLen = 0;
+    try (RocksIterator it = db.newIterator(resources.readOptions())) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        int len = KeyFilter.prefixLength(k, k.length);
+        if (last != null && len == lastLen && java.util.Arrays.equals(k, 0, len, last, 0, len)) {
+          continue; // another entry of the same key
+        }
+        if (n == hashes.length) {
+          hashes = java.util.Arrays.copyOf(hashes, n * 2);
+        }
+        hashes[n++] = KeyFilter.hash(k, len);
+        last = k;
+        lastLen = len;
+      }
+      it.status();
+    } catch (RocksDBException e) {
+      // only an optimisation: read through RocksDB, and try again after twice as many misses
+      filter = null;
+      unfilteredMisses = 0;
+      rebuildAfterMisses = Math.max(KeyFilter.MIN_CAPACITY, 2 * rebuildAfterMisses);
+      return;
+    }
+    KeyFilter f = new KeyFilter((int) Math.min(Integer.MAX_VALUE / 16, 2L * n));
+    for (int i = 0; i < n; i++) {
+      f.add(hashes[i]);
+    }
+    filter = f;
+  }
+
+  /** Reads that went to RocksDB (the filter did not rule them out); for tests. */
+  long rocksReads() {
+    return rocksReads;
+  }
+
+  /** Whether this shard currently has a filter; for tests. */
+  boolean filtered() {
+    return filter != null;
   }
 
   /** A new iterator; the caller closes it. */

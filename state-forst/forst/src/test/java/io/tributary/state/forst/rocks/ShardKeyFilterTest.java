@@ -1,0 +1,104 @@
+package io.tributary.state.forst.rocks;
+
+import static io.tributary.state.forst.rocks.KeyFilterTest.key;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksDB;
+
+/** Reads of keys a shard never held stay on the heap, without changing what any read returns. */
+class ShardKeyFilterTest {
+  @TempDir
+  Path tmp;
+  RocksResources rocks;
+  Shard shard;
+  final byte[] buf = new byte[64];
+
+  @BeforeEach
+  void open() {
+    rocks = new RocksResources(8L << 20, 16L << 20);
+  }
+
+  @AfterEach
+  void close() {
+    if (shard != null) {
+      shard.close();
+    }
+    rocks.close();
+  }
+
+  private static byte[] entry(String key, int namespace) {
+    return key(11, key.getBytes(), new byte[] {(byte) namespace});
+  }
+
+  private void put(byte[] k) {
+    shard.put(k, k.length, new byte[] {1}, 1);
+  }
+
+  private int get(byte[] k) {
+    return shard.get(k, k.length, buf);
+  }
+
+  @Test
+  void aNewShardAnswersReadsOfKeysItNeverHeldWithoutRocksDb() {
+    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null);
+    put(entry("a", 1));
+    shard.checkpoint(tmp.resolve("chk")); // the entry is in an SST now, as after a snapshot
+    long before = shard.rocksReads();
+
+    assertThat(get(entry("b", 1))).isEqualTo(RocksDB.NOT_FOUND);
+    assertThat(shard.rocksReads()).as("reads that reached RocksDB").isEqualTo(before);
+    assertThat(get(entry("a", 1))).isEqualTo(1);
+    assertThat(get(entry("a", 2))).isEqualTo(RocksDB.NOT_FOUND); // another namespace of a held key: asked
+    assertThat(shard.rocksReads()).isEqualTo(before + 2);
+  }
+
+  @Test
+  void aFullFilterIsRebuiltFromTheKeysStillHeld() {
+    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null);
+    int n = KeyFilter.MIN_CAPACITY + 10; // the last additions fill the filter and rebuild it
+    for (int i = 0; i < n; i++) {
+      put(entry("k" + i, 0));
+      if (i % 2 == 1) {
+        byte[] k = entry("k" + i, 0);
+        shard.delete(k, k.length);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      assertThat(get(entry("k" + i, 0))).as("k" + i).isEqualTo(i % 2 == 0 ? 1 : RocksDB.NOT_FOUND);
+    }
+    long before = shard.rocksReads();
+    for (int i = 1; i < n; i += 2) {
+      get(entry("k" + i, 0));
+    }
+    long asked = shard.rocksReads() - before;
+    assertThat(asked).as("deleted keys still asked after the rebuild").isLessThan(n / 20);
+  }
+
+  @Test
+  void aRestoredShardListsItsKeysOnceEnoughReadsFoundNothing() {
+    Path dir = tmp.resolve("kg");
+    shard = Shard.open(rocks, 0, dir, null, null);
+    put(entry("kept", 0));
+    shard.checkpoint(tmp.resolve("chk"));
+    shard.close();
+    shard = Shard.open(rocks, 0, dir, "m", new ShardManifest(0, 1, List.of()));
+    assertThat(shard.filtered()).isFalse();
+
+    for (int i = 0; i < KeyFilter.MIN_CAPACITY; i++) {
+      assertThat(get(entry("absent" + i, 0))).isEqualTo(RocksDB.NOT_FOUND);
+    }
+    assertThat(shard.filtered()).isTrue();
+    long before = shard.rocksReads();
+    assertThat(get(entry("kept", 0))).isEqualTo(1);
+    assertThat(get(entry("absent-again", 0))).isEqualTo(RocksDB.NOT_FOUND);
+    put(entry("new", 0));
+    assertThat(get(entry("new", 0))).isEqualTo(1);
+    assertThat(shard.rocksReads() - before).isLessThanOrEqualTo(3);
+  }
+}
