@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code tributary server}: the REST API, the console and in-process workers, in this process. */
 @Command(name = "server", mixinStandardHelpOptions = true,
-    description = {"Runs Tributary as a service: the REST API and the web console on one port, the control plane "
+    description = {"Run Tributary as a service: the REST API and the web console on one port, the control plane "
         + "and its workers in this process, everything kept under the data directory.",
         "Stopping and starting the server keeps every job: running jobs resume from their latest checkpoint.",
         "The administrator token comes from TRIBUTARY_ADMIN_TOKEN; without it, one is created at the first start "

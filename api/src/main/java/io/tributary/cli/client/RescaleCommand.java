@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tributary rescale NAME N}: redeploys a running job at parallelism N from a checkpoint. */
 @Command(name = "rescale", mixinStandardHelpOptions = true,
-    description = "Rescale a running job on the server.")
+    description = "Rescale a job on the server: a running job redeploys from a savepoint at N, a stopped one runs at N when resumed.")
 public final class RescaleCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "the job")
   String name;
