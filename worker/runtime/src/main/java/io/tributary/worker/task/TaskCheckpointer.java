@@ -52,8 +52,17 @@ final class TaskCheckpointer {
     long syncNanos = System.nanoTime() - start;
     CompletableFuture.allOf(parts.values().toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
       if (error != null) {
-        config.acks().decline(checkpointId, task.name(), error instanceof java.util.concurrent.CompletionException
-            && error.getCause() != null ? error.getCause() : error);
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        config.acks().decline(checkpointId, task.name(), cause);
+        if (failsTask(cause)) {
+          // out of memory (or worse) in the background part: declining every checkpoint from now on would
+          // hide it; the task fails instead, and the job restarts from its latest checkpoint
+          task.mailbox().send(() -> {
+            throw new IllegalStateException("checkpoint " + checkpointId + " of " + task.name() + " failed: " + cause,
+                cause);
+          });
+        }
         return;
       }
       Map<String, OperatorState> ops = new LinkedHashMap<>();
@@ -61,6 +70,19 @@ final class TaskCheckpointer {
       config.acks().acknowledge(checkpointId,
           new TaskState(stage, subtask, parallelism, checkpointId, false, alignmentNanos, syncNanos, splits, ops));
     });
+  }
+
+  /**
+   * Whether a failure of a checkpoint's background part must fail the task rather than only decline
+   * the checkpoint: the JVM's own errors (out of memory, stack overflow), which would strike again.
+   */
+  static boolean failsTask(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof VirtualMachineError) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private CompletableFuture<OperatorState> snapshotOperator(long checkpointId, ChainNode n) {
