@@ -3,6 +3,7 @@ package io.tributary.cli;
 import io.tributary.run.StateBackends;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.TaskState;
+import io.tributary.connect.ForwardingSplitReader;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
@@ -808,7 +809,7 @@ final class CheckpointBench implements Callable<Integer> {
     }
 
     private SplitReader reader(SplitReader reader) {
-      return new SplitReader() {
+      return new ForwardingSplitReader(reader) {
         @Override
         public int read(SplitOutput out, int max) {
           if (armed.compareAndSet(true, false)) {
@@ -816,16 +817,6 @@ final class CheckpointBench implements Callable<Integer> {
             throw new IllegalStateException("failure injected by bench checkpoint");
           }
           return reader.read(out, max);
-        }
-
-        @Override
-        public String position() {
-          return reader.position();
-        }
-
-        @Override
-        public void close() {
-          reader.close();
         }
       };
     }

@@ -25,12 +25,7 @@ class EventsController extends AbstractEventsController {
     access.require(project, Role.VIEWER);
     return Blocking.call(() -> {
       List<JobEvent> all = jobs.events(project, name).stream().map(ApiModels::event).toList();
-      Pages.Slice<JobEvent> page = Pages.slice(all, pageSize, pageToken);
-      JobEventList list = new JobEventList(page.items());
-      if (page.nextPageToken() != null) {
-        list.nextPageToken(page.nextPageToken());
-      }
-      return list;
+      return Pages.of(all, pageSize, pageToken, JobEventList::new, JobEventList::nextPageToken);
     });
   }
 }

@@ -2,6 +2,8 @@ package io.tributary.server;
 
 import io.tributary.control.InvalidRequestException;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /** The contract's paging: {@code pageSize} (default 50, at most 500) and an opaque {@code pageToken}. */
 final class Pages {
@@ -20,10 +22,12 @@ final class Pages {
     return pageSize;
   }
 
-  /** A page of an in-memory list whose page token is the offset of the page. */
-  record Slice<T>(List<T> items, String nextPageToken) {}
-
-  static <T> Slice<T> slice(List<T> all, Integer pageSize, String pageToken) {
+  /**
+   * A page of an in-memory list as the API's list resource: {@code make} wraps the page's items,
+   * {@code next} sets the token of the next page (the offset it starts at) when there is one.
+   */
+  static <T, L> L of(List<T> all, Integer pageSize, String pageToken, Function<List<T>, L> make,
+      BiConsumer<L, String> next) {
     int size = size(pageSize);
     int from = 0;
     if (pageToken != null && !pageToken.isEmpty()) {
@@ -37,6 +41,10 @@ final class Pages {
       }
     }
     int to = Math.min(all.size(), from + size);
-    return new Slice<>(all.subList(from, to), to < all.size() ? String.valueOf(to) : null);
+    L page = make.apply(all.subList(from, to));
+    if (to < all.size()) {
+      next.accept(page, String.valueOf(to));
+    }
+    return page;
   }
 }

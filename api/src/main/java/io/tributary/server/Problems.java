@@ -30,7 +30,6 @@ import jakarta.validation.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -360,9 +359,5 @@ final class Problems {
     public HttpResponse<?> handle(HttpRequest request, RuntimeException e) {
       return internal(request, e);
     }
-  }
-
-  static String lower(Enum<?> e) {
-    return e.name().toLowerCase(Locale.ROOT);
   }
 }

@@ -40,12 +40,7 @@ class ProjectsController extends AbstractProjectsController {
     return Blocking.call(() -> {
       List<Project> all = jobs.projects().list().stream()
           .filter(p -> caller.may(p.name(), Role.VIEWER)).map(ProjectsController::project).toList();
-      Pages.Slice<Project> page = Pages.slice(all, pageSize, pageToken);
-      ProjectList list = new ProjectList(page.items());
-      if (page.nextPageToken() != null) {
-        list.nextPageToken(page.nextPageToken());
-      }
-      return list;
+      return Pages.of(all, pageSize, pageToken, ProjectList::new, ProjectList::nextPageToken);
     });
   }
 

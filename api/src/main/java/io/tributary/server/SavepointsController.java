@@ -38,12 +38,7 @@ class SavepointsController extends AbstractSavepointsController {
       List<Savepoint> all = jobs.savepoints(project, name).stream()
           .sorted(Comparator.comparingLong(CheckpointRef::id).reversed()).map(r -> ApiModels.savepoint(r, triggers))
           .toList();
-      Pages.Slice<Savepoint> page = Pages.slice(all, pageSize, pageToken);
-      SavepointList list = new SavepointList(page.items());
-      if (page.nextPageToken() != null) {
-        list.nextPageToken(page.nextPageToken());
-      }
-      return list;
+      return Pages.of(all, pageSize, pageToken, SavepointList::new, SavepointList::nextPageToken);
     });
   }
 

@@ -26,12 +26,7 @@ class SnapshotsController extends AbstractCheckpointsController {
     return Blocking.call(() -> {
       List<Checkpoint> all = jobs.checkpoints(project, name).stream().map(ApiModels::checkpoint)
           .sorted((a, b) -> Long.compare(b.getId(), a.getId())).toList();
-      Pages.Slice<Checkpoint> page = Pages.slice(all, pageSize, pageToken);
-      CheckpointList list = new CheckpointList(page.items());
-      if (page.nextPageToken() != null) {
-        list.nextPageToken(page.nextPageToken());
-      }
-      return list;
+      return Pages.of(all, pageSize, pageToken, CheckpointList::new, CheckpointList::nextPageToken);
     });
   }
 }

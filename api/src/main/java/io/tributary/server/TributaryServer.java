@@ -97,7 +97,6 @@ public final class TributaryServer implements AutoCloseable {
     p.put("micronaut.router.static-resources.console.mapping", "/**");
     p.put("micronaut.serde.deserialization.ignore-unknown", false);
     p.put("micronaut.serde.serialization.inclusion", "NON_ABSENT");
-    p.put("jackson.deserialization.fail-on-unknown-properties", true);
     return p;
   }
 

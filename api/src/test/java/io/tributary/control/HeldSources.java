@@ -1,5 +1,6 @@
 package io.tributary.control;
 
+import io.tributary.connect.ForwardingSplitReader;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SplitOutput;
@@ -34,21 +35,11 @@ final class HeldSources implements ConnectorFactory {
   }
 
   private SplitReader held(SplitReader reader) {
-    return new SplitReader() {
+    return new ForwardingSplitReader(reader) {
       @Override
       public int read(SplitOutput out, int max) {
         int n = reader.read(out, max);
         return n == END && held.get() ? 0 : n;
-      }
-
-      @Override
-      public String position() {
-        return reader.position();
-      }
-
-      @Override
-      public void close() {
-        reader.close();
       }
     };
   }

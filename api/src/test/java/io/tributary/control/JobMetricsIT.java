@@ -5,8 +5,8 @@ import static io.tributary.control.ControlTests.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.connect.ForwardingSplitReader;
 import io.tributary.connect.SplitOutput;
-import io.tributary.connect.SplitReader;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,23 +98,13 @@ class JobMetricsIT {
   @Test
   void restartsAfterFailuresAreCounted() throws Exception {
     AtomicBoolean fail = new AtomicBoolean();
-    ConnectorFactory failing = ConnectorFactory.standard().withSourceReaders(r -> new SplitReader() {
+    ConnectorFactory failing = ConnectorFactory.standard().withSourceReaders(r -> new ForwardingSplitReader(r) {
       @Override
       public int read(SplitOutput out, int max) {
         if (fail.compareAndSet(true, false)) {
           throw new IllegalStateException("injected failure of a source reader");
         }
         return r.read(out, max);
-      }
-
-      @Override
-      public String position() {
-        return r.position();
-      }
-
-      @Override
-      public void close() {
-        r.close();
       }
     });
     try (JobManager jobs = JobManager.open(ControlTests.settings(tmp.resolve("data"), failing))) {

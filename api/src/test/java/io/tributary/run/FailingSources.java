@@ -1,5 +1,6 @@
 package io.tributary.run;
 
+import io.tributary.connect.ForwardingSplitReader;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SplitOutput;
@@ -59,7 +60,7 @@ final class FailingSources implements ConnectorFactory {
   }
 
   private SplitReader failing(SplitReader reader) {
-    return new SplitReader() {
+    return new ForwardingSplitReader(reader) {
       @Override
       public int read(SplitOutput out, int max) {
         if (armed.compareAndSet(true, false)) {
@@ -68,16 +69,6 @@ final class FailingSources implements ConnectorFactory {
         }
         int n = reader.read(out, max);
         return n == END && (failures.get() < planned || endsHeld.get()) ? 0 : n;
-      }
-
-      @Override
-      public String position() {
-        return reader.position();
-      }
-
-      @Override
-      public void close() {
-        reader.close();
       }
     };
   }
