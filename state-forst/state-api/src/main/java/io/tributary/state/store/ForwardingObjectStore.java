@@ -43,6 +43,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public byte[] getRange(String name, long offset, int length) throws IOException {
+    return delegate.getRange(name, offset, length);
+  }
+
+  @Override
   public InputStream open(String name) throws IOException {
     return delegate.open(name);
   }

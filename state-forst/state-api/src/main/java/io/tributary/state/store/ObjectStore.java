@@ -30,6 +30,23 @@ public interface ObjectStore extends AutoCloseable {
   /** The whole object. */
   byte[] getBytes(String name) throws IOException;
 
+  /**
+   * {@code length} bytes of {@code name} from {@code offset} (S3: a ranged GET), so a reader of one
+   * part of an object need not download it all.
+   *
+   * @throws java.io.EOFException if the object ends before {@code offset + length}
+   */
+  default byte[] getRange(String name, long offset, int length) throws IOException {
+    try (InputStream in = open(name)) {
+      in.skipNBytes(offset);
+      byte[] bytes = in.readNBytes(length);
+      if (bytes.length < length) {
+        throw new java.io.EOFException(name + " ends before byte " + (offset + length));
+      }
+      return bytes;
+    }
+  }
+
   /** Streams the object; the caller closes the stream. */
   InputStream open(String name) throws IOException;
 

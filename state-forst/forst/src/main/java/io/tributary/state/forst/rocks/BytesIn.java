@@ -18,6 +18,11 @@ final class BytesIn implements DataInput {
     return this;
   }
 
+  /** Bytes left before the limit. */
+  int remaining() {
+    return limit - pos;
+  }
+
   int position() {
     return pos;
   }

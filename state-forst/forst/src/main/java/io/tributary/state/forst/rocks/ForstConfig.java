@@ -20,9 +20,12 @@ import java.util.Objects;
  *     once either way (C7), and a first access waits only for its own key group. Off by default
  *     (a restore reads only what is used); on for running jobs, whose windows touch every key group
  *     within their first records
+ * @param changeLog whether snapshots upload each changed shard's log of writes since the previous
+ *     snapshot and materialize (flush and checkpoint RocksDB) only a few shards at a time, when their
+ *     logs grow long; on by default. Off: every snapshot materializes every changed shard
  */
 public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
-    long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore) {
+    long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore, boolean changeLog) {
   /** Default local file cache budget: 8 GiB. */
   public static final long DEFAULT_CACHE_BUDGET = 8L << 30;
   /** Default block cache: 256 MiB. */
@@ -43,16 +46,22 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
     }
   }
 
-  /** Without prefetching on restore. */
+  /** Without prefetching on restore, with the change log. */
   public ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
       long writeBufferBytes, long stateCacheEntries) {
-    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, stateCacheEntries, false);
+    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, stateCacheEntries, false, true);
   }
 
   /** This configuration with prefetching on restore switched on or off. */
   public ForstConfig withPrefetchOnRestore(boolean prefetch) {
     return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
-        stateCacheEntries, prefetch);
+        stateCacheEntries, prefetch, changeLog);
+  }
+
+  /** This configuration with the change log switched on or off. */
+  public ForstConfig withChangeLog(boolean log) {
+    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
+        stateCacheEntries, prefetchOnRestore, log);
   }
 
   /** A configuration with the default state cache bound. */
@@ -64,7 +73,7 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
   /** This configuration with another state cache bound (0 disables the cache). */
   public ForstConfig withStateCacheEntries(long entries) {
     return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, entries,
-        prefetchOnRestore);
+        prefetchOnRestore, changeLog);
   }
 
   /** A configuration with the default budgets. */

@@ -35,6 +35,8 @@ final class ForstEnvironment implements AutoCloseable {
   static final int SHARD_CHECKPOINT_THREADS = 16;
   final LongAdder bytesUploaded = new LongAdder();
   final LongAdder shardsOpened = new LongAdder();
+  /** Bytes of change-log segments read by range, outside the file cache. */
+  final LongAdder logBytesRead = new LongAdder();
   final LongAdder shardOpenNanos = new LongAdder();
 
   ForstEnvironment(ForstConfig config) {
@@ -69,7 +71,7 @@ final class ForstEnvironment implements AutoCloseable {
 
   ForstMetrics metrics() {
     FileCacheMetrics c = cache.metrics();
-    return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded(), shardsOpened.sum(), c.hits(), c.misses(),
+    return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded() + logBytesRead.sum(), shardsOpened.sum(), c.hits(), c.misses(),
         shardOpenNanos.sum(), c.evictions(), c.cachedBytes());
   }
 

@@ -233,7 +233,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     long t0 = System.nanoTime();
     Shard s;
     if (r == null) {
-      s = Shard.open(env.rocks, group, dir, null, null);
+      s = Shard.open(env.rocks, group, dir, null, null, env.config.changeLog());
     } else {
       s = restorer.open(group, r.manifestName(), r.manifest(), dir);
     }
@@ -297,47 +297,143 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   /**
    * {@inheritDoc}
    *
-   * <p>Key groups without any state (never written, never restored) are absent from the result.
+   * <p>A changed shard is snapshotted by its log (the writes since the previous snapshot, one
+   * segment in this snapshot's change-log object; no RocksDB work at all) unless it is due for
+   * materialization: then it is flushed and checkpointed as a whole, and its log starts anew. A
+   * shard is due when its log since the last materialization grew past a quarter of its files (at
+   * least {@link #MIN_LOG_BYTES}) or a few dozen segments, which bounds what a restore replays; at
+   * most {@link #MAX_MATERIALIZATIONS} shards are materialized per snapshot, longest logs first, so
+   * the work spreads over snapshots. A shard whose log overflowed, or whose earlier upload failed,
+   * is materialized at once. Key groups without any state (never written, never restored) are
+   * absent from the result.
    */
   @Override
   public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
     checkOpen();
     List<SnapshotWriter.Taken> taken = new ArrayList<>();
+    List<SnapshotWriter.Logged> logged = new ArrayList<>();
     List<SnapshotWriter.Reused> reused = new ArrayList<>();
+    SnapshotWriter.Changes changes = new SnapshotWriter.Changes(names.changeLog(checkpointId, range),
+        new byte[0], new CompletableFuture<>());
+    List<CompletableFuture<?>> dependencies = new ArrayList<>();
     try {
+      java.util.Set<Shard> materialize = dueForMaterialization();
+      BytesOut log = new BytesOut(1024);
       for (int i = 0; i < shards.length; i++) {
-        collect(i, checkpointId, taken, reused);
+        Shard s = collect(i, checkpointId, materialize, taken, reused);
+        if (s != null) {
+          logged.add(logged(s, changes, log, dependencies));
+        }
       }
+      changes = new SnapshotWriter.Changes(changes.name(), log.toByteArray(), changes.durable());
       checkpointShards(taken);
     } catch (RuntimeException e) {
-      taken.forEach(t -> t.shard().uploadEnded(null, null));
+      SnapshotWriter.fail(taken, logged, changes, e);
       taken.forEach(t -> SnapshotWriter.deleteQuietly(t.dir()));
       throw e;
     }
-    return CompletableFuture.supplyAsync(() -> {
-      restoredRegistration.ensure();
-      return writer.write(checkpointId, range, taken, reused);
-    }, env.transfers);
+    List<SnapshotWriter.Taken> t = taken;
+    List<SnapshotWriter.Logged> l = logged;
+    SnapshotWriter.Changes c = changes;
+    return CompletableFuture.allOf(dependencies.toArray(new CompletableFuture<?>[0]))
+        .handleAsync((ignored, failure) -> {
+          if (failure != null) {
+            SnapshotWriter.fail(t, l, c, failure);
+            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
+            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
+                + names.operator() + " builds on an earlier snapshot whose upload failed", failure);
+          }
+          restoredRegistration.ensure();
+          return writer.write(checkpointId, range, t, l, c, reused);
+        }, env.transfers);
   }
 
-  private void collect(int i, long checkpointId, List<SnapshotWriter.Taken> taken,
-      List<SnapshotWriter.Reused> reused) {
+  /** Log bytes a shard may accumulate before it is due, whatever the size of its files. */
+  static final long MIN_LOG_BYTES = 1L << 20;
+  /** Shards materialized per snapshot at most, unless they cannot log (overflow, failed upload). */
+  static final int MAX_MATERIALIZATIONS = 8;
+
+  /** The open shards this snapshot materializes (see {@link #snapshot}). */
+  private java.util.Set<Shard> dueForMaterialization() {
+    java.util.Set<Shard> due = new java.util.HashSet<>();
+    List<Shard> candidates = new ArrayList<>();
+    for (Shard s : shards) {
+      if (s == null || s.reusable()) {
+        continue;
+      }
+      long maxLog = Math.max(MIN_LOG_BYTES, s.baseBytes() / 4);
+      // spread over snapshots: shards written alike reach their segment limits at different times
+      int maxSegments = 24 + Math.floorMod(s.keyGroup(), 16);
+      if (!s.dueForMaterialization(maxLog, maxSegments)) {
+        continue;
+      }
+      if (s.dueForMaterialization(Long.MAX_VALUE, Integer.MAX_VALUE)) {
+        due.add(s); // cannot log
+      } else {
+        candidates.add(s);
+      }
+    }
+    candidates.sort(java.util.Comparator.comparingLong(Shard::pendingLogBytes).reversed());
+    for (int i = 0; i < candidates.size() && i < MAX_MATERIALIZATIONS; i++) {
+      due.add(candidates.get(i));
+    }
+    return due;
+  }
+
+  /**
+   * Takes a shard's new writes into the change-log object being built and describes its manifest:
+   * its base and log so far plus the new segment. The snapshot's upload waits for the uploads that
+   * made the base and the earlier segments durable ({@code dependencies}).
+   */
+  private SnapshotWriter.Logged logged(Shard s, SnapshotWriter.Changes changes, BytesOut log,
+      List<CompletableFuture<?>> dependencies) {
+    if (!s.base().isDone()) {
+      dependencies.add(s.base());
+    }
+    for (Shard.Logged earlier : s.log()) {
+      if (!earlier.durable().isDone()) {
+        dependencies.add(earlier.durable());
+      }
+    }
+    byte[] bytes = s.takeChanges();
+    if (bytes.length > 0) {
+      s.logged(new ShardManifest.LogSegment(changes.name(), log.size(), bytes.length), changes.durable());
+      log.write(bytes);
+    }
+    List<ShardManifest.LogSegment> segments = new ArrayList<>();
+    s.log().forEach(x -> segments.add(x.segment()));
+    s.uploadStarted();
+    return new SnapshotWriter.Logged(s, s.base(), segments);
+  }
+
+  /**
+   * Adds shard {@code i} to {@code reused} or {@code taken}; returns it when it is to be logged
+   * instead.
+   */
+  private Shard collect(int i, long checkpointId, java.util.Set<Shard> materialize,
+      List<SnapshotWriter.Taken> taken, List<SnapshotWriter.Reused> reused) {
     Shard s = shards[i];
     if (s == null) {
       if (restored[i] != null) {
         reused.add(restored[i]);
       }
-      return;
+      return null;
     }
-    if (s.reusable()) {
-      reused.add(new ReusedShard(s.keyGroup(), s.manifestName(), s.manifest()));
-      return;
+    if (!materialize.contains(s)) {
+      if (s.reusable()) {
+        reused.add(new ReusedShard(s.keyGroup(), s.manifestName(), s.manifest()));
+        return null;
+      }
+      return s;
     }
     Path dir = stagingDir.resolve("chk-" + checkpointId + "-kg-" + s.keyGroup());
     SnapshotWriter.deleteQuietly(dir);
     dir.getParent().toFile().mkdirs();
     s.uploadStarted();
-    taken.add(new SnapshotWriter.Taken(s, dir));
+    CompletableFuture<List<ShardManifest.ShardFile>> files = new CompletableFuture<>();
+    s.materialized(files);
+    taken.add(new SnapshotWriter.Taken(s, dir, files));
+    return null;
   }
 
   /**

@@ -1,7 +1,10 @@
 package io.tributary.state.forst.rocks;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.RocksDB;
@@ -40,12 +43,23 @@ final class Shard implements AutoCloseable {
   private volatile boolean uploadFailed;
   private volatile String manifestName;
   private volatile ShardManifest manifest;
+  /** Writes since the last snapshot; null when the backend materializes every snapshot. */
+  private final ChangeLog changes;
+  /** The files of the last materialization, once durable (completes on the upload thread). */
+  private CompletableFuture<List<ShardManifest.ShardFile>> base;
+  /** The log segments written since that materialization, each with the upload that makes it durable. */
+  private final List<Logged> log = new ArrayList<>();
+  private long logBytes;
 
-  private Shard(int keyGroup, Path dir, RocksResources resources, RocksDB db) {
+  /** A log segment and the upload that makes it durable. */
+  record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
+
+  private Shard(int keyGroup, Path dir, RocksResources resources, RocksDB db, boolean logChanges) {
     this.keyGroup = keyGroup;
     this.dir = dir;
     this.resources = resources;
     this.db = db;
+    this.changes = logChanges ? new ChangeLog() : null;
   }
 
   /**
@@ -53,14 +67,20 @@ final class Shard implements AutoCloseable {
    * when that is not null.
    */
   static Shard open(RocksResources resources, int keyGroup, Path dir, String manifestName,
-      ShardManifest restored) {
+      ShardManifest restored, boolean logChanges) {
     try {
       java.nio.file.Files.createDirectories(dir);
-      Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()));
+      Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()), logChanges);
       if (restored != null) {
         s.markDurable(manifestName, restored);
+        s.base = CompletableFuture.completedFuture(restored.files());
+        for (ShardManifest.LogSegment seg : restored.log()) {
+          s.log.add(new Logged(seg, CompletableFuture.completedFuture(null)));
+          s.logBytes += seg.length();
+        }
         s.rebuildAfterMisses = Math.max(KeyFilter.MIN_CAPACITY, s.estimatedKeys() / 8);
       } else {
+        s.base = CompletableFuture.completedFuture(List.of());
         s.filter = new KeyFilter(KeyFilter.MIN_CAPACITY);
       }
       return s;
@@ -111,6 +131,9 @@ final class Shard implements AutoCloseable {
   void put(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
     written(key, keyLen);
+    if (changes != null) {
+      changes.put(key, keyLen, value, valueLen);
+    }
     try {
       db.put(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
     } catch (RocksDBException e) {
@@ -122,6 +145,9 @@ final class Shard implements AutoCloseable {
   void merge(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
     written(key, keyLen);
+    if (changes != null) {
+      changes.merge(key, keyLen, value, valueLen);
+    }
     try {
       db.merge(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
     } catch (RocksDBException e) {
@@ -131,6 +157,9 @@ final class Shard implements AutoCloseable {
 
   void delete(byte[] key, int keyLen) {
     dirty = true;
+    if (changes != null) {
+      changes.delete(key, keyLen);
+    }
     try {
       db.delete(resources.writeOptions(), key, 0, keyLen);
     } catch (RocksDBException e) {
@@ -234,15 +263,124 @@ final class Shard implements AutoCloseable {
 
   /**
    * Flushes the memtable and writes a RocksDB checkpoint (hard links) into {@code target}, which
-   * must not exist. Runs on the task thread; clears the dirty flag.
+   * must not exist: a materialization, which empties the change log. Runs while the task thread
+   * waits (no write meanwhile); clears the dirty flag.
    */
   void checkpoint(Path target) {
     try (Checkpoint cp = Checkpoint.create(db)) {
       // with the WAL off, createCheckpoint flushes the memtable itself (log_size_for_flush 0)
       cp.createCheckpoint(target.toString());
       dirty = false;
+      if (changes != null) {
+        changes.clear();
+      }
+      log.clear();
+      logBytes = 0;
     } catch (RocksDBException e) {
       throw failure("checkpoint into " + target, e);
+    }
+  }
+
+  /** Whether this shard logs its writes, so a snapshot may upload the log instead of materializing. */
+  boolean logsChanges() {
+    return changes != null;
+  }
+
+  /**
+   * Whether the next snapshot must materialize this shard rather than log: the log overflowed, an
+   * upload it depends on failed, or the log reached {@code maxLogBytes} or {@code maxSegments}.
+   */
+  boolean dueForMaterialization(long maxLogBytes, int maxSegments) {
+    if (changes == null || changes.overflowed() || base == null || base.isCompletedExceptionally()) {
+      return true;
+    }
+    for (Logged l : log) {
+      if (l.durable().isCompletedExceptionally()) {
+        return true;
+      }
+    }
+    return logBytes + changes.size() > maxLogBytes || log.size() >= maxSegments;
+  }
+
+  /** How much a restore would replay after the next logged snapshot; ranks shards for materialization. */
+  long pendingLogBytes() {
+    return changes == null ? Long.MAX_VALUE : logBytes + changes.size() + 4096L * log.size();
+  }
+
+  /** Bytes of the durable files of the last materialization, when known; 0 otherwise. */
+  long baseBytes() {
+    List<ShardManifest.ShardFile> files = base == null ? null : base.getNow(null);
+    long n = 0;
+    if (files != null) {
+      for (ShardManifest.ShardFile f : files) {
+        n += f.size();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Takes the writes logged since the last snapshot (on the task thread, instead of a checkpoint).
+   * The caller adds the returned bytes as a new segment with {@link #logged}.
+   */
+  byte[] takeChanges() {
+    dirty = false;
+    return changes.take();
+  }
+
+  /** Records a segment of this shard's log and the upload that makes it durable. */
+  void logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {
+    log.add(new Logged(segment, durable));
+    logBytes += segment.length();
+  }
+
+  /** The log since the last materialization, oldest first (task thread). */
+  List<Logged> log() {
+    return List.copyOf(log);
+  }
+
+  /** The files of the last materialization; completes when they are durable. */
+  CompletableFuture<List<ShardManifest.ShardFile>> base() {
+    return base;
+  }
+
+  /** Sets the files of a materialization taken on the task thread, durable once {@code files} completes. */
+  void materialized(CompletableFuture<List<ShardManifest.ShardFile>> files) {
+    base = files;
+  }
+
+  /**
+   * Applies the writes of a log segment on restore, without logging them again (they are durable
+   * already).
+   */
+  void replay(byte[] data, int offset, int length) throws java.io.IOException {
+    ChangeLog.replay(data, offset, length, new ChangeLog.Target() {
+      @Override
+      public void put(byte[] key, byte[] value) {
+        rocks(() -> db.put(resources.writeOptions(), key, value));
+      }
+
+      @Override
+      public void merge(byte[] key, byte[] value) {
+        rocks(() -> db.merge(resources.writeOptions(), key, value));
+      }
+
+      @Override
+      public void delete(byte[] key) {
+        rocks(() -> db.delete(resources.writeOptions(), key));
+      }
+    });
+  }
+
+  private interface RocksWrite {
+    void run() throws RocksDBException;
+  }
+
+  private void rocks(RocksWrite w) {
+    try {
+      w.run();
+    } catch (RocksDBException e) {
+      throw failure("replay", e);
     }
   }
 

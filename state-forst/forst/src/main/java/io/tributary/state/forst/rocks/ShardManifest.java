@@ -6,21 +6,41 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The durable description of one key group's shard in one snapshot: the files of a RocksDB
- * checkpoint, each with the local name RocksDB expects and the object that holds its bytes. Shared
- * (immutable, content-named) SST objects may appear in many manifests; private files (MANIFEST,
- * CURRENT) belong to one snapshot and are usually inlined. Stored as JSON (inline content base64).
+ * The durable description of one key group's shard in one snapshot: the files of its last
+ * materialization (a RocksDB checkpoint), each with the local name RocksDB expects and the object
+ * that holds its bytes, and the {@link ChangeLog} segments written since, which a restore replays
+ * over those files in order. Shared (immutable, content-named) SST objects may appear in many
+ * manifests; private files (MANIFEST, CURRENT) belong to one materialization and are usually
+ * inlined. Stored as JSON (inline content base64).
  *
  * @param keyGroup the key group
  * @param checkpointId the checkpoint that wrote it
- * @param files the files of the shard
+ * @param files the files of the shard's last materialization (none: it started empty)
+ * @param log the change-log segments since that materialization, oldest first
  */
-record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files) {
+record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files, List<LogSegment> log) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   ShardManifest {
     files = List.copyOf(files);
+    log = log == null ? List.of() : List.copyOf(log);
   }
+
+  /** A manifest of a materialization, without log. */
+  ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files) {
+    this(keyGroup, checkpointId, files, List.of());
+  }
+
+  /**
+   * A byte range of a change-log object: the writes one snapshot logged for this key group. One
+   * object holds the segments of every key group of a snapshot, so a restore that needs several
+   * reads (and caches) it once.
+   *
+   * @param object the change-log object
+   * @param offset where the segment starts
+   * @param length its length in bytes
+   */
+  record LogSegment(String object, long offset, int length) {}
 
   /**
    * One file of a shard.
@@ -43,6 +63,15 @@ record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files) {
     for (ShardFile f : files) {
       n += f.size();
     }
+    return n + logBytes();
+  }
+
+  /** Bytes of change log a restore replays. */
+  long logBytes() {
+    long n = 0;
+    for (LogSegment s : log) {
+      n += s.length();
+    }
     return n;
   }
 
@@ -52,6 +81,11 @@ record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files) {
     for (ShardFile f : files) {
       if (f.object() != null) {
         names.add(f.object());
+      }
+    }
+    for (LogSegment s : log) {
+      if (!names.contains(s.object())) {
+        names.add(s.object());
       }
     }
     return names;

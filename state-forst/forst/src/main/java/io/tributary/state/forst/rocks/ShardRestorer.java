@@ -39,7 +39,45 @@ final class ShardRestorer {
       throw new ForstStateException("cannot fetch the files of key group " + keyGroup + " (manifest "
           + manifestName + ") from " + env.store.url(), cause);
     }
-    return Shard.open(env.rocks, keyGroup, dir, manifestName, manifest);
+    Shard shard = Shard.open(env.rocks, keyGroup, dir, manifestName, manifest, env.config.changeLog());
+    try {
+      for (ShardManifest.LogSegment seg : manifest.log()) {
+        replay(shard, seg);
+      }
+    } catch (IOException | RuntimeException e) {
+      shard.close();
+      throw new ForstStateException("cannot replay the change log of key group " + keyGroup + " (manifest "
+          + manifestName + ")", e);
+    }
+    return shard;
+  }
+
+  /**
+   * Replays one log segment into {@code shard}. A segment's object holds the log of every key group
+   * of one snapshot: a restore that opens all its key groups anyway (prefetch) downloads it once
+   * through the file cache for all of them; otherwise only the segment's bytes are read (C7).
+   */
+  private void replay(Shard shard, ShardManifest.LogSegment seg) throws IOException {
+    if (!env.config.prefetchOnRestore() && !env.cache.contains(seg.object())) {
+      byte[] bytes = env.store.getRange(seg.object(), seg.offset(), seg.length());
+      env.logBytesRead.add(bytes.length);
+      shard.replay(bytes, 0, bytes.length);
+      return;
+    }
+    byte[] bytes = new byte[seg.length()];
+    try (FileCache.Handle h = env.cache.acquire(seg.object());
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(h.path())) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+      long pos = seg.offset();
+      while (buf.hasRemaining()) {
+        int n = ch.read(buf, pos);
+        if (n < 0) {
+          throw new IOException("change log " + seg.object() + " ends before " + (seg.offset() + seg.length()));
+        }
+        pos += n;
+      }
+    }
+    shard.replay(bytes, 0, bytes.length);
   }
 
   ShardManifest readManifest(String manifestName) {

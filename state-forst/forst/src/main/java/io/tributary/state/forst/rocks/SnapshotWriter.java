@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -23,8 +24,25 @@ import java.util.stream.Stream;
  * {@link io.tributary.state.forst.registry.SharedFileRegistry} before anything is uploaded (C8).
  */
 final class SnapshotWriter {
-  /** A shard checkpoint taken on the task thread, waiting for upload. */
-  record Taken(Shard shard, Path dir) {}
+  /**
+   * A shard checkpoint taken on the task thread, waiting for upload; {@code files} completes with
+   * the files of its manifest once they are durable.
+   */
+  record Taken(Shard shard, Path dir, CompletableFuture<List<ShardManifest.ShardFile>> files) {}
+
+  /**
+   * A shard snapshotted by its log: its manifest is the files of {@code base} (complete before the
+   * write starts) and {@code log}, whose newest segment (if any) is in this snapshot's change-log
+   * object.
+   */
+  record Logged(Shard shard, CompletableFuture<List<ShardManifest.ShardFile>> base,
+      List<ShardManifest.LogSegment> log) {}
+
+  /**
+   * The change-log object of a snapshot: the new segments of every logged shard, concatenated;
+   * {@code durable} completes when it is written.
+   */
+  record Changes(String name, byte[] bytes, CompletableFuture<Void> durable) {}
 
   /** A key group whose last manifest is referenced again: {@code manifest} may be loaded lazily. */
   interface Reused {
@@ -46,7 +64,8 @@ final class SnapshotWriter {
     this.names = names;
   }
 
-  StateSnapshot write(long checkpointId, KeyGroupRange range, List<Taken> taken, List<Reused> reused) {
+  StateSnapshot write(long checkpointId, KeyGroupRange range, List<Taken> taken, List<Logged> logged,
+      Changes changes, List<Reused> reused) {
     String snapshotId = names.snapshotId(checkpointId, range);
     Map<Integer, String> manifests = new HashMap<>();
     Map<Shard, ShardManifest> planned = new HashMap<>();
@@ -60,6 +79,13 @@ final class SnapshotWriter {
         objects.addAll(m.objects());
         stateBytes += m.stateBytes();
       }
+      for (Logged l : logged) {
+        ShardManifest m = new ShardManifest(l.shard().keyGroup(), checkpointId, l.base().join(), l.log());
+        planned.put(l.shard(), m);
+        manifests.put(l.shard().keyGroup(), names.manifest(checkpointId, l.shard().keyGroup()));
+        objects.addAll(m.objects());
+        stateBytes += m.stateBytes();
+      }
       for (Reused r : reused) {
         ShardManifest m = r.manifest();
         manifests.put(r.keyGroup(), r.manifestName());
@@ -69,24 +95,48 @@ final class SnapshotWriter {
       objects.addAll(manifests.values());
       Set<String> fresh = env.registry.register(snapshotId, objects);
       long uploaded = 0;
+      if (changes.bytes().length > 0) {
+        env.store.put(changes.name(), changes.bytes());
+        uploaded += changes.bytes().length;
+      }
       for (Taken t : taken) {
         uploaded += upload(t, planned.get(t.shard()), fresh);
       }
-      for (Taken t : taken) {
-        String name = manifests.get(t.shard().keyGroup());
-        env.store.put(name, planned.get(t.shard()).toJson());
-        t.shard().uploadEnded(name, planned.get(t.shard()));
+      List<Shard> written = new ArrayList<>(planned.keySet());
+      for (Shard shard : written) {
+        String name = manifests.get(shard.keyGroup());
+        env.store.put(name, planned.get(shard).toJson());
       }
+      for (Shard shard : written) {
+        shard.uploadEnded(manifests.get(shard.keyGroup()), planned.get(shard));
+      }
+      for (Taken t : taken) {
+        t.files().complete(planned.get(t.shard()).files());
+      }
+      changes.durable().complete(null);
       env.bytesUploaded.add(uploaded);
       return new StateSnapshot(ForstStateBackendFactory.NAME, checkpointId, range, manifests, stateBytes, uploaded);
     } catch (IOException | RuntimeException e) {
-      taken.forEach(t -> t.shard().uploadEnded(null, null));
+      fail(taken, logged, changes, e);
       env.registry.release(snapshotId);
       throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/" + names.operator()
           + " for key groups " + range + " failed", e);
     } finally {
       taken.forEach(t -> deleteQuietly(t.dir()));
     }
+  }
+
+  /**
+   * Marks a snapshot's shards failed: each will be materialized by the next snapshot, since what
+   * this one would have made durable (files, a log segment) is not.
+   */
+  static void fail(List<Taken> taken, List<Logged> logged, Changes changes, Throwable cause) {
+    changes.durable().completeExceptionally(cause);
+    for (Taken t : taken) {
+      t.files().completeExceptionally(cause);
+      t.shard().uploadEnded(null, null);
+    }
+    logged.forEach(l -> l.shard().uploadEnded(null, null));
   }
 
   private ShardManifest plan(long checkpointId, Taken t) throws IOException {

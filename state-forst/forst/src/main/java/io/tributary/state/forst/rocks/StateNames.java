@@ -11,6 +11,7 @@ import io.tributary.state.forst.store.ObjectNames;
  * {job}/state/shared/{sha256}.sst                     immutable SSTs, shared across snapshots
  * {job}/state/{operator}/chk-{id}/kg-{g}/{file}        private files of a shard checkpoint
  * {job}/state/{operator}/chk-{id}/kg-{g}.json          the shard manifest
+ * {job}/state/{operator}/chk-{id}/changes-{range}.log   the change log of a snapshot's shards
  * </pre>
  */
 record StateNames(String job, String operator) {
@@ -32,6 +33,11 @@ record StateNames(String job, String operator) {
 
   String manifest(long checkpointId, int keyGroup) {
     return checkpointPrefix(checkpointId) + "kg-" + keyGroup + ".json";
+  }
+
+  /** The change-log object of the snapshot of key groups {@code range}. */
+  String changeLog(long checkpointId, KeyGroupRange range) {
+    return checkpointPrefix(checkpointId) + "changes-" + range.start() + "-" + range.end() + ".log";
   }
 
   /** The id under which a snapshot's files are registered in the shared-file registry. */

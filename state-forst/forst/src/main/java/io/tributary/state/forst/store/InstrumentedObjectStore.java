@@ -70,6 +70,13 @@ public final class InstrumentedObjectStore implements ObjectStore {
   }
 
   @Override
+  public byte[] getRange(String name, long offset, int length) throws IOException {
+    byte[] bytes = counted(() -> delegate.getRange(name, offset, length));
+    read(bytes.length);
+    return bytes;
+  }
+
+  @Override
   public InputStream open(String name) throws IOException {
     InputStream in = counted(() -> delegate.open(name));
     gets.increment();

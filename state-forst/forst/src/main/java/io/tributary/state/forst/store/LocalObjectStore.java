@@ -85,6 +85,23 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public byte[] getRange(String name, long offset, int length) throws IOException {
+    byte[] bytes = new byte[length];
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(existing(name))) {
+      long pos = offset;
+      while (buf.hasRemaining()) {
+        int n = ch.read(buf, pos);
+        if (n < 0) {
+          throw new java.io.EOFException(name + " ends before byte " + (offset + length));
+        }
+        pos += n;
+      }
+    }
+    return bytes;
+  }
+
+  @Override
   public InputStream open(String name) throws IOException {
     return Files.newInputStream(existing(name));
   }

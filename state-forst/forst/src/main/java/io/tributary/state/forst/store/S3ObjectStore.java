@@ -162,6 +162,24 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
+  public byte[] getRange(String name, long offset, int length) throws IOException {
+    if (length == 0) {
+      return new byte[0];
+    }
+    String key = key(name);
+    try {
+      byte[] bytes = client.getObjectAsBytes(GetObjectRequest.builder().bucket(bucket).key(key)
+          .range("bytes=" + offset + "-" + (offset + length - 1)).build()).asByteArray();
+      if (bytes.length < length) {
+        throw new java.io.EOFException(name + " ends before byte " + (offset + length));
+      }
+      return bytes;
+    } catch (SdkException e) {
+      throw errors.map("GET", key, e);
+    }
+  }
+
+  @Override
   public InputStream open(String name) throws IOException {
     String key = key(name);
     try {

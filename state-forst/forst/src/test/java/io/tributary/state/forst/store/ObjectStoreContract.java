@@ -71,6 +71,20 @@ abstract class ObjectStoreContract {
   }
 
   @Test
+  void rangesReadJustTheirBytes() throws Exception {
+    byte[] big = new byte[100_000];
+    new java.util.Random(11).nextBytes(big);
+    store.put("log", big);
+
+    assertThat(store.getRange("log", 0, 10)).isEqualTo(java.util.Arrays.copyOfRange(big, 0, 10));
+    assertThat(store.getRange("log", 54_321, 40_000)).isEqualTo(java.util.Arrays.copyOfRange(big, 54_321, 94_321));
+    assertThat(store.getRange("log", 99_999, 1)).containsExactly(big[99_999]);
+    assertThat(store.getRange("log", 500, 0)).isEmpty();
+    assertThatThrownBy(() -> store.getRange("log", 99_990, 20)).isInstanceOf(java.io.EOFException.class);
+    assertThatThrownBy(() -> store.getRange("nope", 0, 1)).isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
   void emptyObjectsAreObjects() throws Exception {
     store.put("empty", new byte[0]);
     assertThat(store.exists("empty")).isTrue();
