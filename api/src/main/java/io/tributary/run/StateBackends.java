@@ -24,7 +24,9 @@ import java.util.Map;
  *       (default {@code data/objects});
  *   <li>{@code TRIBUTARY_LOCAL_DIR}: the local working directory and file cache (default
  *       {@code data/local}); a cache: it may be deleted whenever Tributary is not running;
- *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m}.
+ *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m};
+ *   <li>{@code TRIBUTARY_FORST_CHANGE_LOG}: {@code false} makes every checkpoint materialize every
+ *       changed shard instead of uploading change logs (see {@code ForstConfig#changeLog}).
  * </ul>
  */
 public final class StateBackends implements AutoCloseable {
@@ -156,7 +158,8 @@ public final class StateBackends implements AutoCloseable {
         }
         long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
         factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
-            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true));
+            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true)
+            .withChangeLog(!"false".equalsIgnoreCase(env("TRIBUTARY_FORST_CHANGE_LOG", "true"))));
       }
       return factory;
     }

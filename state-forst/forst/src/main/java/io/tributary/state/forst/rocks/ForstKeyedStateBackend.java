@@ -219,6 +219,17 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     }
   }
 
+  /**
+   * Starts opening the current key's shard in the background, unless it is open or opening: the
+   * caller is about to write to it, later (a write-back cache), and opening a shard takes a few
+   * milliseconds of file creation that the task thread need not wait for.
+   */
+  public void prepareCurrentShard() {
+    if (currentIndex >= 0 && !closed && shards[currentIndex] == null) {
+      startOpening(currentIndex);
+    }
+  }
+
   /** Starts opening shard {@code index} on the shard pool, unless that already started. */
   private void startOpening(int index) {
     if (opening[index] == null) {

@@ -96,7 +96,10 @@ abstract class CachedState<N> {
     }
     e.value = value;
     e.dirty = value != null || e.stored;
-    s.dirty |= e.dirty;
+    if (e.dirty && !s.dirty) {
+      s.dirty = true;
+      backend.dirtied();
+    }
     if (value == null && !e.dirty && s.complete) {
       // absent here and below: a complete slot implies that, so keep no entry (session windows
       // replace one window by another on every record)

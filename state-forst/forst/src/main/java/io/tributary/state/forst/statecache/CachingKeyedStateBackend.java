@@ -118,6 +118,17 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
     return (S) states.computeIfAbsent(name, n -> create.get());
   }
 
+  /**
+   * A slot of the current key became dirty: it will be written below at the latest before the next
+   * snapshot, so a forst backend starts opening the key's shard now, in the background, rather than
+   * on the task thread then.
+   */
+  void dirtied() {
+    if (inner instanceof io.tributary.state.forst.rocks.ForstKeyedStateBackend forst) {
+      forst.prepareCurrentShard();
+    }
+  }
+
   /** The inner backend's estimate plus the cached changes not written down yet (roughly). */
   @Override
   public long approximateEntryCount() {
