@@ -12,20 +12,22 @@ import java.io.IOException;
  * <p>Layout, one record per write: an op byte ({@code P}ut, {@code M}erge, {@code D}elete), the
  * key (varint length, bytes), and for puts and merges the value (varint length, bytes).
  *
- * <p>A log that grows past {@link #OVERFLOW_BYTES} between two snapshots stops recording and is
- * marked {@link #overflowed()}: the next snapshot materializes the shard instead (RocksDB holds
- * every write anyway), so a write-heavy shard costs no more memory than that. Used by the task
- * thread only.
+ * <p>A log that would grow past its limit between two snapshots stops recording and is marked
+ * {@link #overflowed()}: the next snapshot materializes the shard instead (RocksDB holds every write
+ * anyway), so a write-heavy shard costs no more memory than that. Used by the task thread only.
  */
 final class ChangeLog {
   static final byte PUT = 'P';
   static final byte MERGE = 'M';
   static final byte DELETE = 'D';
-  /** Bytes logged between two snapshots above which a shard stops logging and is materialized. */
-  static final int OVERFLOW_BYTES = 4 << 20;
-
   private final BytesOut buf = new BytesOut(256);
+  private final int limit;
   private boolean overflowed;
+
+  /** A log of at most {@code limit} bytes between two snapshots. */
+  ChangeLog(int limit) {
+    this.limit = limit;
+  }
 
   void put(byte[] key, int keyLen, byte[] value, int valueLen) {
     append(PUT, key, keyLen, value, valueLen);
@@ -43,7 +45,7 @@ final class ChangeLog {
     if (overflowed) {
       return;
     }
-    if (buf.size() + keyLen + valueLen + 11 > OVERFLOW_BYTES) {
+    if (buf.size() + keyLen + valueLen + 11 > limit) {
       overflowed = true;
       buf.truncate(0);
       return;

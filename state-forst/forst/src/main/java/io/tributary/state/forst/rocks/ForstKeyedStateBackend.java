@@ -50,6 +50,14 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   private long keyVersion;
   private Shard currentShard;
   private boolean closed;
+  /** Bytes each shard may log between two snapshots (0: no logging); see {@link #LOG_MEMORY}. */
+  private final int logLimit;
+  /**
+   * Heap for change logs between two snapshots per backend, split evenly among its key groups (at
+   * least {@link #MIN_LOG_LIMIT} each): a shard that logs more is materialized by the next snapshot.
+   */
+  static final long LOG_MEMORY = 64L << 20;
+  static final long MIN_LOG_LIMIT = 256L << 10;
   /** Restored shards being opened in the background, by index; null once taken. */
   private final CompletableFuture<Shard>[] opening;
 
@@ -70,6 +78,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     this.writer = new SnapshotWriter(env, names);
     this.restoredRegistration = new RestoredRegistration(env.registry, restoredGroups.values());
     this.opening = newFutures(range.size());
+    this.logLimit = env.config.changeLog() ? (int) Math.max(MIN_LOG_LIMIT, LOG_MEMORY / range.size()) : 0;
     prefetch();
   }
 
@@ -244,9 +253,9 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     long t0 = System.nanoTime();
     Shard s;
     if (r == null) {
-      s = Shard.open(env.rocks, group, dir, null, null, env.config.changeLog());
+      s = Shard.open(env.rocks, group, dir, null, null, logLimit);
     } else {
-      s = restorer.open(group, r.manifestName(), r.manifest(), dir);
+      s = restorer.open(group, r.manifestName(), r.manifest(), dir, logLimit);
     }
     env.shardsOpened.increment();
     env.shardOpenNanos.add(System.nanoTime() - t0);

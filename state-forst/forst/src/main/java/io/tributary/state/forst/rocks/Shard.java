@@ -54,23 +54,24 @@ final class Shard implements AutoCloseable {
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 
-  private Shard(int keyGroup, Path dir, RocksResources resources, RocksDB db, boolean logChanges) {
+  private Shard(int keyGroup, Path dir, RocksResources resources, RocksDB db, int logLimit) {
     this.keyGroup = keyGroup;
     this.dir = dir;
     this.resources = resources;
     this.db = db;
-    this.changes = logChanges ? new ChangeLog() : null;
+    this.changes = logLimit > 0 ? new ChangeLog(logLimit) : null;
   }
 
   /**
    * Opens (creating if needed) the shard in {@code dir}, which holds the files of {@code restored}
-   * when that is not null.
+   * when that is not null; it logs up to {@code logLimit} bytes of writes between two snapshots
+   * ({@link ChangeLog}), none when 0.
    */
   static Shard open(RocksResources resources, int keyGroup, Path dir, String manifestName,
-      ShardManifest restored, boolean logChanges) {
+      ShardManifest restored, int logLimit) {
     try {
       java.nio.file.Files.createDirectories(dir);
-      Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()), logChanges);
+      Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()), logLimit);
       if (restored != null) {
         s.markDurable(manifestName, restored);
         s.base = CompletableFuture.completedFuture(restored.files());

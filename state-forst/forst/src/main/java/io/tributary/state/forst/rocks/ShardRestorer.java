@@ -26,7 +26,8 @@ final class ShardRestorer {
     this.env = env;
   }
 
-  Shard open(int keyGroup, String manifestName, ShardManifest manifest, Path dir) {
+  /** Opens the shard of {@code manifest} in {@code dir}; it logs up to {@code logLimit} bytes (0: none). */
+  Shard open(int keyGroup, String manifestName, ShardManifest manifest, Path dir, int logLimit) {
     try {
       Files.createDirectories(dir);
       List<CompletableFuture<Void>> fetches = new ArrayList<>();
@@ -39,7 +40,7 @@ final class ShardRestorer {
       throw new ForstStateException("cannot fetch the files of key group " + keyGroup + " (manifest "
           + manifestName + ") from " + env.store.url(), cause);
     }
-    Shard shard = Shard.open(env.rocks, keyGroup, dir, manifestName, manifest, env.config.changeLog());
+    Shard shard = Shard.open(env.rocks, keyGroup, dir, manifestName, manifest, logLimit);
     try {
       for (ShardManifest.LogSegment seg : manifest.log()) {
         replay(shard, seg);

@@ -171,6 +171,37 @@ class ForstChangeLogTest {
   }
 
   @Test
+  void aShardThatLogsMoreThanItsShareOfMemoryIsMaterializedByTheNextSnapshot() throws Exception {
+    String big = "x".repeat(60 << 10);
+    Key hot = Key.of(42L);
+    int group = hot.keyGroup(MAX_PARALLELISM);
+    long limit = Math.max(ForstKeyedStateBackend.MIN_LOG_LIMIT, ForstKeyedStateBackend.LOG_MEMORY / MAX_PARALLELISM);
+    try (KeyedStateBackend b = factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      b.setCurrentKey(hot);
+      b.valueState("s", TestCodecs.STRING).update("small");
+      b.snapshot(1).get();
+      ListState<String> l = b.listState("l", TestCodecs.STRING);
+      for (long written = 0; written <= limit; written += big.length()) {
+        l.add(big);
+      }
+      latest = b.snapshot(2).get();
+      ShardManifest m = ShardManifest.fromJson("m", objects.getBytes(latest.manifests().get(group)));
+      assertThat(m.checkpointId()).isEqualTo(2);
+      assertThat(m.log()).isEmpty();
+      assertThat(m.files()).isNotEmpty();
+      assertThat(latest.uploadedBytes()).isLessThan(limit); // compressed SSTs, no log
+    }
+    factory.close();
+    factory = newProcess(true);
+    try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
+      b.setCurrentKey(hot);
+      assertThat(b.valueState("s", TestCodecs.STRING).value()).isEqualTo("small");
+      assertThat(b.listState("l", TestCodecs.STRING).get()).hasSize((int) (limit / big.length()) + 1)
+          .allSatisfy(x -> assertThat(x).isEqualTo(big));
+    }
+  }
+
+  @Test
   void withoutTheLogEverySnapshotMaterializesEveryChangedShard() throws Exception {
     factory.close();
     factory = newProcess(false);

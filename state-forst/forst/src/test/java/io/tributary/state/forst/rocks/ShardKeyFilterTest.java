@@ -46,7 +46,7 @@ class ShardKeyFilterTest {
 
   @Test
   void aNewShardAnswersReadsOfKeysItNeverHeldWithoutRocksDb() {
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, false);
+    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
     put(entry("a", 1));
     shard.checkpoint(tmp.resolve("chk")); // the entry is in an SST now, as after a snapshot
     long before = shard.rocksReads();
@@ -60,7 +60,7 @@ class ShardKeyFilterTest {
 
   @Test
   void aFullFilterIsRebuiltFromTheKeysStillHeld() {
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, false);
+    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
     int n = KeyFilter.MIN_CAPACITY + 10; // the last additions fill the filter and rebuild it
     for (int i = 0; i < n; i++) {
       put(entry("k" + i, 0));
@@ -83,11 +83,11 @@ class ShardKeyFilterTest {
   @Test
   void aRestoredShardListsItsKeysOnceEnoughReadsFoundNothing() {
     Path dir = tmp.resolve("kg");
-    shard = Shard.open(rocks, 0, dir, null, null, false);
+    shard = Shard.open(rocks, 0, dir, null, null, 0);
     put(entry("kept", 0));
     shard.checkpoint(tmp.resolve("chk"));
     shard.close();
-    shard = Shard.open(rocks, 0, dir, "m", new ShardManifest(0, 1, List.of()), false);
+    shard = Shard.open(rocks, 0, dir, "m", new ShardManifest(0, 1, List.of()), 0);
     assertThat(shard.filtered()).isFalse();
 
     for (int i = 0; i < KeyFilter.MIN_CAPACITY; i++) {
