@@ -497,16 +497,33 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         opening[i] = null;
       }
     }
-    for (int i = 0; i < shards.length; i++) {
-      if (shards[i] != null) {
-        shards[i].close();
-        shards[i] = null;
-      }
-    }
+    closeShards();
     states.clear();
     currentShard = null;
     currentKey = null;
     SnapshotWriter.deleteQuietly(workDir);
+  }
+
+  /**
+   * Closes the open shards, several at once: closing a RocksDB instance waits for its background
+   * work, and a restart waits for all of them.
+   */
+  private void closeShards() {
+    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (int i = 0; i < shards.length; i++) {
+      Shard s = shards[i];
+      shards[i] = null;
+      if (s != null) {
+        closing.add(CompletableFuture.runAsync(s::close, env.shardCheckpoints));
+      }
+    }
+    for (CompletableFuture<Void> c : closing) {
+      try {
+        c.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        // a shard that fails to close leaves only local files, deleted next (C5)
+      }
+    }
   }
 
   private void checkOpen() {

@@ -64,6 +64,8 @@ final class RocksResources implements AutoCloseable {
         .setSkipCheckingSstFileSizesOnDbOpen(true)
         .setStatsPersistPeriodSec(0)
         .setAvoidUnnecessaryBlockingIO(true)
+        // closing a shard must not flush its memtable: the directory is deleted right after (C5)
+        .setAvoidFlushDuringShutdown(true)
         .setMaxBackgroundJobs(2);
     // a snapshot flushes many shards at once (ForstEnvironment.shardCheckpoints); the shards share
     // the default environment, whose flush pool would otherwise run those flushes one at a time

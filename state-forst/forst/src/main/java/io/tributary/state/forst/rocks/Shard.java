@@ -429,6 +429,8 @@ final class Shard implements AutoCloseable {
 
   @Override
   public void close() {
+    // compactions of a closing shard are wasted work: its directory is only a cache (C5)
+    db.cancelAllBackgroundWork(false);
     db.close();
   }
 }
