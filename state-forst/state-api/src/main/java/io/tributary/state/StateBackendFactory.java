@@ -33,6 +33,28 @@ public interface StateBackendFactory {
   }
 
   /**
+   * Copies {@code snapshot} into {@code directory} (a savepoint's, DESIGN §6): every object it
+   * references, so that the copy depends on nothing outside the directory. Objects inside the
+   * directory reference each other by relative names, so the directory can be copied or moved as a
+   * whole and restored from wherever it lies, under the same backend.
+   *
+   * <p>The copy is never counted as retained: no {@link #release} deletes any of its objects; its
+   * owner deletes the directory. A backend {@linkplain #restore restored} from a copy does not make
+   * its snapshots reference the copy: it copies what it restores back under its own names (at the
+   * latest during its first snapshot), so the directory may be deleted once every backend restored
+   * from it has completed a snapshot, or is closed.
+   *
+   * @param directory an object-name prefix without trailing {@code /}
+   * @return the snapshot of the copy: same backend, checkpoint, range and sizes; its manifests are
+   *     objects under {@code directory}
+   * @throws UnsupportedOperationException if this backend cannot copy snapshots
+   * @throws RuntimeException if a copy fails; what was copied may be left behind
+   */
+  default StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+    throw new UnsupportedOperationException(name() + " state cannot be copied");
+  }
+
+  /**
    * Counts {@code snapshot} as retained: until it is {@linkplain #release released}, no object it
    * references is deleted, whatever other snapshots are released (snapshots may share objects).
    *

@@ -79,8 +79,73 @@ public final class HeapStateBackendFactory implements StateBackendFactory, AutoC
       throw new UnsupportedOperationException("heap state cannot be restored without an object store: "
           + "create the factory with new HeapStateBackendFactory(objectStore)");
     }
-    return new HeapKeyedStateBackend(range, maxParallelism, storage(jobName, operatorId),
-        objectsToRestore(range, snapshots));
+    Map<Integer, String> objects = objectsToRestore(range, snapshots);
+    HeapStorage storage = storage(jobName, operatorId);
+    if (storage != null) {
+      objects = claimCopies(storage, range, objects);
+    }
+    return new HeapKeyedStateBackend(range, maxParallelism, storage, objects);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The copy holds one object per key group, {@code {directory}/state/{operator}/heap/kg-{g}}
+   * (heap objects reference nothing else).
+   *
+   * @throws UnsupportedOperationException when this factory has no object store
+   */
+  @Override
+  public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+    checkBackend(snapshot, "copied");
+    if (store == null) {
+      throw new UnsupportedOperationException("heap state cannot be copied without an object store");
+    }
+    Map<Integer, String> copies = new HashMap<>();
+    for (Map.Entry<Integer, String> e : snapshot.manifests().entrySet()) {
+      String target = directory + "/state/" + operatorId + "/heap/kg-" + e.getKey();
+      try {
+        store.copy(e.getValue(), target);
+      } catch (java.io.IOException ex) {
+        throw new java.io.UncheckedIOException("cannot copy heap state object " + e.getValue() + " to " + target, ex);
+      }
+      copies.put(e.getKey(), target);
+    }
+    return new StateSnapshot(NAME, snapshot.checkpointId(), snapshot.range(), copies, snapshot.stateBytes(),
+        snapshot.uploadedBytes());
+  }
+
+  /**
+   * Restored objects that lie outside the job's own names (a {@linkplain #copyTo copy}, such as a
+   * savepoint) are copied back under {@code {job}/state/{operator}/heap/claim-{uuid}/kg-{g}} before
+   * the backend starts, counted as retained first, so that its snapshots never reference the copy
+   * (which its owner may delete). One copy per key group of the range: heap state is small.
+   */
+  private Map<Integer, String> claimCopies(HeapStorage storage, KeyGroupRange range, Map<Integer, String> objects) {
+    String own = storage.job() + "/state/";
+    if (objects.values().stream().allMatch(o -> o.startsWith(own))) {
+      return objects;
+    }
+    String claim = "claim-" + java.util.UUID.randomUUID();
+    String prefix = storage.job() + "/state/" + storage.operator() + "/heap/" + claim + "/";
+    Map<Integer, String> claimed = new HashMap<>(objects);
+    objects.forEach((g, o) -> {
+      if (!o.startsWith(own)) {
+        claimed.put(g, prefix + "kg-" + g);
+      }
+    });
+    retained.register(new RetainedObjects.SnapshotId(storage.job(), storage.operator() + "/" + claim, -1, range),
+        claimed.values());
+    objects.forEach((g, o) -> {
+      if (!o.startsWith(own)) {
+        try {
+          store.copy(o, claimed.get(g));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("cannot copy restored heap state " + o + " to " + claimed.get(g), e);
+        }
+      }
+    });
+    return claimed;
   }
 
   /** Key group to object name, for the key groups of {@code range} that have state. */

@@ -33,6 +33,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public void copy(String from, String to) throws IOException {
+    delegate.copy(from, to);
+  }
+
+  @Override
   public void get(String name, Path target) throws IOException {
     delegate.get(name, target);
   }

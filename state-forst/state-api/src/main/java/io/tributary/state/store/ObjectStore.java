@@ -24,6 +24,17 @@ public interface ObjectStore extends AutoCloseable {
    */
   boolean putIfAbsent(String name, byte[] bytes) throws IOException;
 
+  /**
+   * Writes {@code to} with the content of object {@code from} (created or replaced, like {@link #put}).
+   * The default reads the object and writes it back; stores that can copy on the server (S3
+   * {@code CopyObject}, a local hard link) override it, so the bytes never pass through this process.
+   *
+   * @throws java.nio.file.NoSuchFileException if {@code from} does not exist
+   */
+  default void copy(String from, String to) throws IOException {
+    put(to, getBytes(from));
+  }
+
   /** Downloads {@code name} into {@code target} (created or replaced). */
   void get(String name, Path target) throws IOException;
 

@@ -21,7 +21,8 @@ import java.util.Map;
  *
  * <p>Restore (contracts C7, C8) accepts snapshots written at any parallelism: for every key group
  * of the requested range it takes the manifest of the newest snapshot that has one. Nothing is
- * fetched until a key group is first accessed.
+ * fetched until a key group is first accessed. Key groups restored from a {@linkplain #copyTo copy}
+ * (a savepoint) are claimed first: see {@link SnapshotCopies}.
  *
  * <p>Retention (contract C8): the {@link SharedFileRegistry} counts, per object, the retained
  * snapshots that reference it — those this factory's backends wrote and those
@@ -75,8 +76,27 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
       }
     }
     Map<Integer, RestoredGroup> groups = new HashMap<>();
-    newest.forEach((g, s) -> groups.put(g, new RestoredGroup(g, s.manifests().get(g), names.snapshotId(s), restorer)));
+    SnapshotCopies.Claim claim = new SnapshotCopies.Claim(env, names, range);
+    newest.forEach((g, s) -> {
+      String manifest = s.manifests().get(g);
+      groups.put(g, SnapshotCopies.isCopy(names, manifest)
+          ? new RestoredGroup(g, claim.manifestName(g), claim.registryId(), () -> claim.claim(g, manifest, restorer))
+          : new RestoredGroup(g, manifest, names.snapshotId(s), restorer));
+    });
     return cached(new ForstKeyedStateBackend(env, names, range, maxParallelism, groups));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>See {@link SnapshotCopies} for the layout. Copies run on the transfer threads. A backend
+   * restored from the copy claims each key group it restores (copies its files back under the job's
+   * own names) when it first needs it, at the latest in its first snapshot.
+   */
+  @Override
+  public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+    checkBackend(snapshot, "copied");
+    return new SnapshotCopies(env).copyTo(new StateNames(jobName, operatorId), snapshot, directory);
   }
 
   /** {@code b} behind the state cache, unless the configuration disables it. */

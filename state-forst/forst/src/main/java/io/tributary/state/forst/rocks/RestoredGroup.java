@@ -8,14 +8,22 @@ final class RestoredGroup implements SnapshotWriter.Reused {
   private final int keyGroup;
   private final String manifestName;
   private final String snapshotId;
-  private final ShardRestorer restorer;
+  private final java.util.function.Supplier<ShardManifest> load;
   private volatile ShardManifest manifest;
 
   RestoredGroup(int keyGroup, String manifestName, String snapshotId, ShardRestorer restorer) {
+    this(keyGroup, manifestName, snapshotId, () -> restorer.readManifest(manifestName));
+  }
+
+  /**
+   * A group whose manifest {@code load} produces on first use (a claim of a copied snapshot's key
+   * group, see {@link SnapshotCopies}, writes {@code manifestName} as it loads).
+   */
+  RestoredGroup(int keyGroup, String manifestName, String snapshotId, java.util.function.Supplier<ShardManifest> load) {
     this.keyGroup = keyGroup;
     this.manifestName = manifestName;
     this.snapshotId = snapshotId;
-    this.restorer = restorer;
+    this.load = load;
   }
 
   @Override
@@ -38,8 +46,13 @@ final class RestoredGroup implements SnapshotWriter.Reused {
   public ShardManifest manifest() {
     ShardManifest m = manifest;
     if (m == null) {
-      m = restorer.readManifest(manifestName);
-      manifest = m;
+      synchronized (this) {
+        m = manifest;
+        if (m == null) {
+          m = load.get();
+          manifest = m;
+        }
+      }
     }
     return m;
   }

@@ -91,6 +91,21 @@ record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files, Lis
     return names;
   }
 
+  /**
+   * The same shard described where a copy of its objects lies: every stored file's object renamed by
+   * {@code rename} (inline files stay inline). Every object reference of a manifest must go through
+   * {@code rename}, so that a relocated manifest references nothing of the original (see
+   * {@link SnapshotCopies}).
+   */
+  ShardManifest relocated(java.util.function.UnaryOperator<String> rename) {
+    List<ShardFile> moved = new ArrayList<>(files.size());
+    for (ShardFile f : files) {
+      moved.add(f.object() == null ? f
+          : new ShardFile(f.local(), rename.apply(f.object()), f.size(), f.shared(), f.inline()));
+    }
+    return new ShardManifest(keyGroup, checkpointId, moved);
+  }
+
   byte[] toJson() {
     try {
       return JSON.writeValueAsBytes(this);

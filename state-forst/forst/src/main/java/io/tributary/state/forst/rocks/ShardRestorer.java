@@ -83,7 +83,8 @@ final class ShardRestorer {
 
   ShardManifest readManifest(String manifestName) {
     try {
-      return ShardManifest.fromJson(manifestName, env.store.getBytes(manifestName));
+      ShardManifest m = ShardManifest.fromJson(manifestName, env.store.getBytes(manifestName));
+      return m.relocated(name -> SnapshotCopies.resolve(manifestName, name)); // a copy names its files relatively
     } catch (IOException e) {
       throw new ForstStateException("cannot read shard manifest " + manifestName + " from " + env.store.url(), e);
     }

@@ -41,6 +41,13 @@ public final class InstrumentedObjectStore implements ObjectStore {
     wrote(size);
   }
 
+  /** Counted as one put; the bytes stay in the store (server-side copy), so none are counted. */
+  @Override
+  public void copy(String from, String to) throws IOException {
+    counted(() -> delegate.copy(from, to));
+    puts.increment();
+  }
+
   @Override
   public void put(String name, byte[] bytes) throws IOException {
     counted(() -> delegate.put(name, bytes));

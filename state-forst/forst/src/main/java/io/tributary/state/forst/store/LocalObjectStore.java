@@ -72,6 +72,26 @@ public final class LocalObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A hard link (objects never change in place: a put renames a new file over the name), or a
+   * copy where the file system cannot link.
+   */
+  @Override
+  public void copy(String from, String to) throws IOException {
+    Path source = existing(from);
+    Path target = resolve(to);
+    Path temp = LocalFiles.tempFor(target);
+    try {
+      Files.createLink(temp, source);
+    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
+      Files.copy(source, temp);
+      LocalFiles.fsync(temp);
+    }
+    LocalFiles.commitReplacing(temp, target);
+  }
+
   @Override
   public void get(String name, Path target) throws IOException {
     Path source = existing(name);

@@ -106,6 +106,23 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A server-side {@code CopyObject} within the bucket: no bytes pass through this process
+   * (objects up to 5 GiB, S3's limit for a single copy).
+   */
+  @Override
+  public void copy(String from, String to) throws IOException {
+    String source = key(from);
+    String key = key(to);
+    try {
+      client.copyObject(b -> b.sourceBucket(bucket).sourceKey(source).destinationBucket(bucket).destinationKey(key));
+    } catch (SdkException e) {
+      throw errors.map("COPY " + source + " to", key, e);
+    }
+  }
+
   /** Whether {@code name} exists with exactly {@code bytes}. */
   private boolean holds(String name, byte[] bytes) throws IOException {
     try {

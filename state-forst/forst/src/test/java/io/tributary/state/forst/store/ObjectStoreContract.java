@@ -85,6 +85,22 @@ abstract class ObjectStoreContract {
   }
 
   @Test
+  void copyMakesAnIndependentObjectAndReplacesTheTarget() throws Exception {
+    store.put("sp/src.sst", bytes("state"));
+    store.put("copies/x/dst.sst", bytes("older content"));
+
+    store.copy("sp/src.sst", "copies/x/dst.sst");
+    store.copy("sp/src.sst", "elsewhere/dst.sst");
+    store.delete("sp/src.sst");
+    store.put("copies/x/dst.sst", bytes("replaced"));
+
+    assertThat(store.getBytes("elsewhere/dst.sst")).isEqualTo(bytes("state"));
+    assertThat(store.getBytes("copies/x/dst.sst")).isEqualTo(bytes("replaced"));
+    assertThatThrownBy(() -> store.copy("sp/src.sst", "again")).isInstanceOf(NoSuchFileException.class);
+    assertThat(store.exists("again")).isFalse();
+  }
+
+  @Test
   void emptyObjectsAreObjects() throws Exception {
     store.put("empty", new byte[0]);
     assertThat(store.exists("empty")).isTrue();
