@@ -1,5 +1,6 @@
 package io.tributary.control;
 
+import io.tributary.scheduler.checkpoint.CheckpointStore;
 import java.time.Instant;
 
 /**
@@ -9,5 +10,11 @@ import java.time.Instant;
  * @param path where it lies in checkpoint storage, as {@link io.tributary.run.RestorePolicy} accepts
  *     it for a restore: {@code <project>--<name>/savepoints/sp-<id>}
  * @param completedAt when it completed; null if its metadata could not be read
+ * @param summary what its entry records (trigger, size, duration, parallelism); null for entries
+ *     written by older versions, and for a checkpoint seen only as the job's latest
  */
-public record CheckpointRef(long id, String kind, String path, Instant completedAt) {}
+public record CheckpointRef(long id, String kind, String path, Instant completedAt, CheckpointStore.Summary summary) {
+  public CheckpointRef(long id, String kind, String path, Instant completedAt) {
+    this(id, kind, path, completedAt, null);
+  }
+}

@@ -2,6 +2,7 @@ package io.tributary.control;
 
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.spec.JobSpec;
 import io.tributary.worker.job.Failure;
 import java.time.Instant;
@@ -91,7 +92,7 @@ final class JobActions {
     CheckpointMetadata sp;
     job.stoppingAtSavepoint(true);
     try {
-      sp = r.savepointThenCancel(ctx.actionTimeout());
+      sp = r.savepointThenCancel(ctx.actionTimeout(), JobRun.Triggers.STOP);
     } catch (JobRun.SavepointFailed e) {
       throw new OperationFailedException("the savepoint to stop job '" + job.name + "' at failed (" + e.getMessage()
           + "); the job keeps running", Failure.Domain.INTERNAL, true, e);
@@ -175,7 +176,11 @@ final class JobActions {
     }
     try {
       CheckpointMetadata md = r.savepoint().get(ctx.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);
-      return new CheckpointRef(md.id(), md.kind(), JobContext.pathOf(md), Instant.ofEpochMilli(md.createdAtMillis()));
+      CheckpointStore store = ctx.checkpoints(job.internalName);
+      return store.savepoints().stream().filter(e -> e.id() == md.id()).findFirst()
+          .map(e -> JobViews.ref(store, e))
+          .orElseGet(() -> new CheckpointRef(md.id(), md.kind(), JobContext.pathOf(md),
+              Instant.ofEpochMilli(md.createdAtMillis())));
     } catch (ExecutionException | TimeoutException e) {
       String why = e instanceof TimeoutException ? "not complete after " + ctx.actionTimeout().toMillis() + " ms"
           : e.getCause().getMessage();
@@ -226,7 +231,7 @@ final class JobActions {
     String spFailure = null;
     if (savepointFirst) {
       try {
-        sp = r.savepointThenCancel(ctx.actionTimeout());
+        sp = r.savepointThenCancel(ctx.actionTimeout(), JobRun.Triggers.ROLLOUT);
       } catch (JobRun.SavepointFailed e) {
         spFailure = e.getMessage();
       }

@@ -416,13 +416,54 @@ public final class JobManager implements AutoCloseable {
   /** The job's retained checkpoints, oldest first. */
   public List<CheckpointRef> checkpoints(String project, String name) {
     CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
-    return store.checkpoints().stream().map(r -> JobViews.ref(store, r.id(), r.kind(), r.path())).toList();
+    return store.checkpoints().stream().map(r -> JobViews.ref(store, r)).toList();
   }
 
   /** The job's savepoints (also those of a deleted job of the same name), oldest first. */
   public List<CheckpointRef> savepoints(String project, String name) {
     CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
-    return store.savepoints().stream().map(r -> JobViews.ref(store, r.id(), r.kind(), r.path())).toList();
+    return store.savepoints().stream().map(r -> JobViews.ref(store, r)).toList();
+  }
+
+  /**
+   * Deletes savepoint {@code id} of the job: its entry and its directory. A savepoint shares no
+   * file with checkpoints (a run restored from it copies what it reads back under the job's own
+   * names, by its first checkpoint at the latest), so nothing else is affected.
+   *
+   * @throws NotFoundException if the job has no savepoint {@code id}
+   * @throws StateConflictException if the job still needs it: it is what the job restores on its
+   *     next start (at rest: its restore policy names it, or it is the latest checkpoint and the
+   *     policy is latest) or on a restart of its run (which has not completed a checkpoint since it
+   *     started from the savepoint, or whose latest checkpoint is the savepoint); or an older
+   *     version took it, and its state files are shared with the job's checkpoints
+   */
+  public void deleteSavepoint(String project, String name, long id) {
+    withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      CheckpointStore store = ctx.checkpoints(job.internalName);
+      CheckpointStore.Retained sp = store.savepoints().stream().filter(r -> r.id() == id).findFirst()
+          .orElseThrow(() -> new NotFoundException("job '" + name + "' has no savepoint " + id));
+      ObservedState s = job.state();
+      RestorePolicy next = s.active() ? job.recovery() : record.restore();
+      boolean named = next.mode() == RestorePolicy.Mode.PATH
+          && store.resolve(next.path()).equals(store.resolve(sp.path()));
+      boolean latest = next.mode() == RestorePolicy.Mode.LATEST
+          && store.latest().map(p -> p.id() == id).orElse(false);
+      if (named || latest) {
+        throw new StateConflictException(s, "job '" + name + "' would restore savepoint " + id + (s.active()
+            ? " if its run restarted now" + (latest ? "" : " (it started from it and has completed no checkpoint yet)")
+                + "; retry once it completed a checkpoint"
+            : " when it is resumed (" + (named ? "its restore policy names it" : "it is its latest checkpoint")
+                + "); resume it from another checkpoint or without state first"), s.active());
+      }
+      if (!CheckpointStore.isSelfContained(store.load(sp.path()), sp.path())) {
+        throw new StateConflictException(s, "savepoint " + id + " of job '" + name + "' was taken by an older "
+            + "version: its state files are shared with the job's checkpoints, so it is kept until the job is "
+            + "deleted", false);
+      }
+      store.deleteSavepoint(id);
+      return null;
+    });
   }
 
   /**

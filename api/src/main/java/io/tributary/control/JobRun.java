@@ -98,22 +98,32 @@ final class JobRun {
     detached = true;
   }
 
-  /** Takes a savepoint; the run goes on. */
+  /** Takes a savepoint the user asked for; the run goes on. */
   CompletableFuture<CheckpointMetadata> savepoint() {
-    return runner.savepoint();
+    return runner.savepoint(Triggers.USER);
+  }
+
+  /** Who took a savepoint, as its entry records it (the API's savepoint {@code trigger}). */
+  static final class Triggers {
+    static final String USER = "user";
+    static final String STOP = "stop";
+    static final String ROLLOUT = "rollout";
+
+    private Triggers() {}
   }
 
   /**
-   * Takes a savepoint and cancels the run as it completes (on the coordinator's thread, before a
+   * Takes a savepoint (recording {@code trigger} in its entry) and cancels the run as it completes (on the coordinator's thread, before a
    * later checkpoint can commit more output), so that the savepoint is where the run stopped.
    *
    * @return the savepoint, or null if it failed or did not complete within {@code timeout}: then the
    *     run goes on
    * @throws SavepointFailed with the reason, when null would be returned and the caller wants it
    */
-  CheckpointMetadata savepointThenCancel(Duration timeout) throws InterruptedException, SavepointFailed {
+  CheckpointMetadata savepointThenCancel(Duration timeout, String trigger) throws InterruptedException,
+      SavepointFailed {
     cancelAtSavepoint.set(true);
-    CompletableFuture<CheckpointMetadata> savepoint = runner.savepoint();
+    CompletableFuture<CheckpointMetadata> savepoint = runner.savepoint(trigger);
     try {
       return savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -51,6 +51,20 @@ final class JobViews {
     return ref(store, p.id(), p.kind(), p.path());
   }
 
+  /**
+   * A retained checkpoint or savepoint as its entry describes it; the completion time of an entry
+   * of an older version, which has no summary, is read from its metadata.
+   */
+  static CheckpointRef ref(CheckpointStore store, CheckpointStore.Retained r) {
+    CheckpointStore.Summary s = r.summary();
+    if (s == null || s.completedAtMillis() == null) {
+      CheckpointRef old = ref(store, r.id(), r.kind(), r.path());
+      return new CheckpointRef(old.id(), old.kind(), old.path(), old.completedAt(), s);
+    }
+    return new CheckpointRef(r.id(), r.kind(), JobContext.shortPath(r.path()),
+        Instant.ofEpochMilli(s.completedAtMillis()), s);
+  }
+
   /** A checkpoint or savepoint with its completion time read from its metadata (null if unreadable). */
   static CheckpointRef ref(CheckpointStore store, long id, String kind, String path) {
     Instant at = null;

@@ -96,13 +96,22 @@ public final class JobRunner implements AutoCloseable {
     return job;
   }
 
-  /** Takes a savepoint of the running job. */
+  /** Takes a savepoint of the running job, triggered by the user. */
   public CompletableFuture<CheckpointMetadata> savepoint() {
+    return savepoint("user");
+  }
+
+  /**
+   * Takes a savepoint of the running job.
+   *
+   * @param trigger who asks ({@code user}, {@code stop}, {@code rollout}), recorded in its entry
+   */
+  public CompletableFuture<CheckpointMetadata> savepoint(String trigger) {
     CheckpointCoordinator c = coordinator;
     if (c == null) {
       return CompletableFuture.failedFuture(new IllegalStateException("the job is not running"));
     }
-    return c.triggerSavepoint();
+    return c.triggerSavepoint(trigger);
   }
 
   /**

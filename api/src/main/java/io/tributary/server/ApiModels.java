@@ -105,27 +105,20 @@ final class ApiModels {
     return new Checkpoint(c.id(), SnapshotStatus.COMPLETED, time(c.completedAt())).completedAt(time(c.completedAt()));
   }
 
-  private static final java.util.regex.Pattern SAVEPOINT_EVENT =
-      java.util.regex.Pattern.compile("^savepoint (\\d+) completed \\((user|stop|rollout)\\)");
-
-  /** Who took each savepoint (by id), as the job's events record it. */
-  static java.util.Map<Long, Savepoint.TriggerEnum> savepointTriggers(List<io.tributary.control.JobEvent> events) {
-    java.util.Map<Long, Savepoint.TriggerEnum> triggers = new java.util.HashMap<>();
-    for (io.tributary.control.JobEvent e : events) {
-      if (e.type() == io.tributary.control.JobEvent.Type.SAVEPOINT) {
-        java.util.regex.Matcher m = SAVEPOINT_EVENT.matcher(e.message());
-        if (m.find()) {
-          triggers.put(Long.parseLong(m.group(1)), Savepoint.TriggerEnum.fromValue(m.group(2)));
-        }
-      }
-    }
-    return triggers;
-  }
-
-  static Savepoint savepoint(CheckpointRef c, java.util.Map<Long, Savepoint.TriggerEnum> triggers) {
-    Savepoint.TriggerEnum trigger = triggers.getOrDefault(c.id(), Savepoint.TriggerEnum.USER);
-    return new Savepoint(savepointId(c.path()), SnapshotStatus.COMPLETED, trigger, time(c.completedAt()))
+  /** A savepoint as its entry describes it; what an entry of an older version lacks stays empty. */
+  static Savepoint savepoint(CheckpointRef c) {
+    io.tributary.scheduler.checkpoint.CheckpointStore.Summary s = c.summary();
+    Instant triggered = c.completedAt() != null && s != null && s.durationMillis() != null
+        ? c.completedAt().minusMillis(s.durationMillis()) : c.completedAt();
+    Savepoint sp = new Savepoint(savepointId(c.path()), SnapshotStatus.COMPLETED, time(triggered))
         .completedAt(time(c.completedAt()));
+    if (s != null) {
+      if (s.trigger() != null) {
+        sp.trigger(Savepoint.TriggerEnum.fromValue(s.trigger()));
+      }
+      sp.sizeBytes(s.stateBytes()).durationMillis(s.durationMillis()).parallelism(s.parallelism());
+    }
+    return sp;
   }
 
   static JobEvent event(io.tributary.control.JobEvent e) {

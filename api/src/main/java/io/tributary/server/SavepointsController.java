@@ -27,17 +27,15 @@ class SavepointsController extends AbstractSavepointsController {
   @Override
   public Mono<Savepoint> triggerSavepoint(String project, String name) {
     access.require(project, Role.EDITOR);
-    return Blocking.call(() -> ApiModels.savepoint(jobs.triggerSavepoint(project, name), java.util.Map.of()));
+    return Blocking.call(() -> ApiModels.savepoint(jobs.triggerSavepoint(project, name)));
   }
 
   @Override
   public Mono<SavepointList> listSavepoints(String project, String name, Integer pageSize, String pageToken) {
     access.require(project, Role.VIEWER);
     return Blocking.call(() -> {
-      var triggers = ApiModels.savepointTriggers(jobs.events(project, name));
       List<Savepoint> all = jobs.savepoints(project, name).stream()
-          .sorted(Comparator.comparingLong(CheckpointRef::id).reversed()).map(r -> ApiModels.savepoint(r, triggers))
-          .toList();
+          .sorted(Comparator.comparingLong(CheckpointRef::id).reversed()).map(ApiModels::savepoint).toList();
       return Pages.of(all, pageSize, pageToken, SavepointList::new, SavepointList::nextPageToken);
     });
   }
@@ -45,16 +43,18 @@ class SavepointsController extends AbstractSavepointsController {
   @Override
   public Mono<Savepoint> getSavepoint(String project, String name, String savepointId) {
     access.require(project, Role.VIEWER);
-    return Blocking.call(() -> jobs.savepoints(project, name).stream()
-        .filter(r -> ApiModels.savepointId(r.path()).equals(savepointId)).findFirst()
-        .map(r -> ApiModels.savepoint(r, ApiModels.savepointTriggers(jobs.events(project, name))))
-        .orElseThrow(() -> new NotFoundException("job '" + name + "' has no savepoint '" + savepointId + "'")));
+    return Blocking.call(() -> ApiModels.savepoint(find(project, name, savepointId)));
   }
 
   @Override
   public Mono<Void> deleteSavepoint(String project, String name, String savepointId) {
     access.require(project, Role.EDITOR);
-    return Mono.error(new StateConflictException(null, "savepoints are kept until their job is deleted; "
-        + "deleting one savepoint is not supported yet", false));
+    return Blocking.run(() -> jobs.deleteSavepoint(project, name, find(project, name, savepointId).id()));
+  }
+
+  private CheckpointRef find(String project, String name, String savepointId) {
+    return jobs.savepoints(project, name).stream().filter(r -> ApiModels.savepointId(r.path()).equals(savepointId))
+        .findFirst()
+        .orElseThrow(() -> new NotFoundException("job '" + name + "' has no savepoint '" + savepointId + "'"));
   }
 }

@@ -14,10 +14,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code tributary savepoints NAME}: the job's savepoints, newest first; {@code --trigger} takes
- * one (and {@code --wait} waits until it completed).
+ * one (and {@code --wait} waits until it completed); {@code --delete ID} deletes one.
  */
 @Command(name = "savepoints", mixinStandardHelpOptions = true,
-    description = "List a job's savepoints on the server, or trigger one.")
+    description = "List a job's savepoints on the server, trigger one, or delete one.")
 public final class SavepointsCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "the job")
   String name;
@@ -25,11 +25,23 @@ public final class SavepointsCommand extends ClientCommand {
   @Option(names = "--trigger", description = "take a savepoint of the running job")
   boolean trigger;
 
+  @Option(names = "--delete", paramLabel = "ID", description = "delete savepoint ID (as listed, e.g. sp-7) and its "
+      + "directory; refused while the job would restore it")
+  String delete;
+
   @Mixin
   WaitOptions waiting;
 
   @Override
   int run(ServerConnection server, Output out) throws ApiException {
+    if (trigger && delete != null) {
+      throw new CliFailure(ExitCodes.INVALID, "--trigger and --delete cannot be combined");
+    }
+    if (delete != null) {
+      server.savepoints.deleteSavepoint(server.project(), name, delete);
+      out.message("savepoint " + delete + " of job " + name + " deleted");
+      return ExitCodes.OK;
+    }
     if (trigger) {
       Savepoint sp = server.savepoints.triggerSavepoint(server.project(), name);
       Savepoint result = waiting.await ? await(server, sp) : sp;

@@ -27,8 +27,13 @@ import java.util.concurrent.TimeUnit;
  * conditional on the version this coordinator last wrote and on its epoch, and only then the
  * checkpoint is complete: the job's sinks commit, and checkpoints beyond the retained number are
  * discarded (their state released through the backends' registries, C8). Savepoints complete the
- * same way and are never discarded. When every task has finished, a last checkpoint made of their
- * final states commits the job's last output.
+ * same way and are never discarded, but first their state is copied into the savepoint's directory
+ * ({@link StateBackendFactory#copyTo}, timer objects with {@link io.tributary.state.store.ObjectStore#copy}),
+ * and their metadata references only those copies: a savepoint is self-contained and shares no
+ * object with checkpoints. The state the tasks wrote for it stays retained like a checkpoint's until
+ * the next checkpoint completes (the tasks' next snapshots build on it) or the coordinator closes,
+ * then it is released. When every task has finished, a last checkpoint made of their final states
+ * commits the job's last output.
  *
  * <pre>
  *   IDLE --trigger--> PENDING --all acks--> WRITE METADATA --> ADVANCE POINTER --> COMMIT --> IDLE
@@ -98,11 +103,15 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   private final Map<String, TaskState> finals = new HashMap<>();
   private final CompletableFuture<CheckpointMetadata> finalCheckpoint = new CompletableFuture<>();
   private final List<CheckpointStore.Retained> retained = new ArrayList<>();
+  /** The state tasks wrote for savepoints (before it was copied), released by the next checkpoint. */
+  private final List<CheckpointMetadata> copiedSavepoints = new ArrayList<>();
+  private final List<String> savepointTriggers = new ArrayList<>();
   private boolean stopped;
 
   private static final class Pending {
     final long id;
     final String kind;
+    String trigger;
     final long startNanos = System.nanoTime();
     final Map<String, TaskState> acks = new HashMap<>();
     final List<CompletableFuture<CheckpointMetadata>> waiters = new ArrayList<>();
@@ -126,16 +135,22 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     this.listener = listener;
     this.epoch = run.epoch();
     this.pointerVersion = store.latestVersion();
-    java.util.Set<Long> keep = new java.util.HashSet<>(); // savepoints' timers live under chk-<id>/ too
+    java.util.Set<Long> keep = new java.util.HashSet<>(); // older savepoints' timers live under chk-<id>/ too
+    long maxId = 0;
     store.latest().ifPresent(p -> keep.add(p.id()));
     retained.addAll(store.checkpoints());
     List<CheckpointStore.Retained> loaded = new ArrayList<>(retained);
     loaded.addAll(store.savepoints());
     for (CheckpointStore.Retained r : loaded) {
+      maxId = Math.max(maxId, r.id());
+      CheckpointMetadata md = store.load(r.path());
+      if (md.isSavepoint() && CheckpointStore.isSelfContained(md, r.path())) {
+        continue; // shares nothing with checkpoints: nothing to retain, and no release touches it
+      }
       keep.add(r.id());
-      retainState(store.load(r.path()));
+      retainState(md);
     }
-    this.nextId = keep.stream().mapToLong(Long::longValue).max().orElse(0L) + 1;
+    this.nextId = Math.max(maxId, keep.stream().mapToLong(Long::longValue).max().orElse(0L)) + 1;
     store.sweepCheckpointObjects(keep); // what runs that died mid-checkpoint left behind
     java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
         r -> {
@@ -165,8 +180,19 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     }
   }
 
-  /** Takes a savepoint as soon as no checkpoint is in flight; completes when it is durable and committed. */
+  /** Takes a savepoint triggered by the user; see {@link #triggerSavepoint(String)}. */
   public CompletableFuture<CheckpointMetadata> triggerSavepoint() {
+    return triggerSavepoint("user");
+  }
+
+  /**
+   * Takes a savepoint as soon as no checkpoint is in flight; completes when it is durable (copied
+   * into its directory) and committed. Requests that wait for the same savepoint share it; it
+   * records the first one's {@code trigger}.
+   *
+   * @param trigger who asks, recorded in the savepoint's entry ({@link CheckpointStore.Summary})
+   */
+  public CompletableFuture<CheckpointMetadata> triggerSavepoint(String trigger) {
     CompletableFuture<CheckpointMetadata> f = new CompletableFuture<>();
     thread.execute(() -> {
       if (stopped || target == null) {
@@ -174,6 +200,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
         return;
       }
       savepointWaiters.add(f);
+      savepointTriggers.add(trigger);
       savepointRequested = true;
       tick();
     });
@@ -255,6 +282,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     if (kind.equals(CheckpointMetadata.SAVEPOINT)) {
       pending.waiters.addAll(savepointWaiters);
       savepointWaiters.clear();
+      pending.trigger = savepointTriggers.isEmpty() ? null : savepointTriggers.get(0);
+      savepointTriggers.clear();
     }
     long id = pending.id;
     if (settings.timeoutMillis() > 0) {
@@ -285,7 +314,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     pending = null;
-    complete(p.id, p.kind, p.startNanos, states, p.waiters);
+    complete(p.id, p.kind, p.trigger, p.startNanos, states, p.waiters);
     if (savepointRequested) {
       tick();
     }
@@ -295,18 +324,23 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     if (pending != null || !allFinished() || finalCheckpoint.isDone() || stopped) {
       return;
     }
-    complete(nextId++, CheckpointMetadata.CHECKPOINT, System.nanoTime(), new ArrayList<>(finals.values()),
+    complete(nextId++, CheckpointMetadata.CHECKPOINT, null, System.nanoTime(), new ArrayList<>(finals.values()),
         List.of());
   }
 
-  private void complete(long id, String kind, long startNanos, List<TaskState> states,
+  private void complete(long id, String kind, String trigger, long startNanos, List<TaskState> states,
       List<CompletableFuture<CheckpointMetadata>> waiters) {
     states.sort(Comparator.comparingInt(TaskState::stage).thenComparingInt(TaskState::subtask));
-    CheckpointMetadata md = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
+    CheckpointMetadata taken = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
         System.currentTimeMillis(), states);
+    CheckpointMetadata md = taken;
     String path;
     try {
       store.checkNotFenced(epoch);
+      if (taken.isSavepoint()) {
+        copiedSavepoints.add(taken); // released by the next checkpoint, whether the copy succeeds or not
+        md = new SavepointCopier(store, backends).copy(taken);
+      }
       path = store.writeMetadata(md);
       pointerVersion = store.advance(epoch, md, path, pointerVersion);
     } catch (FencedException e) {
@@ -322,7 +356,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       }
       return;
     }
-    store.addRetained(md, path);
+    long durationMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    store.addRetained(md, path, summary(md, trigger, durationMillis));
     try {
       target.notifyComplete(md);
     } catch (RuntimeException e) {
@@ -344,14 +379,17 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
         }
       }
     }
-    listener.completed(md, new CheckpointStats(id, kind, path,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), alignment, sync, stateBytes, uploaded));
-    waiters.forEach(w -> w.complete(md));
+    listener.completed(md, new CheckpointStats(id, kind, path, durationMillis, alignment, sync, stateBytes,
+        uploaded));
+    for (CompletableFuture<CheckpointMetadata> w : waiters) {
+      w.complete(md);
+    }
     if (!md.isSavepoint()) {
       retained.add(new CheckpointStore.Retained(id, kind, path));
       while (retained.size() > settings.retain()) {
         discard(retained.remove(0));
       }
+      releaseCopiedSavepoints();
     }
     if (allFinished() && states.stream().allMatch(TaskState::finished)) {
       finalCheckpoint.complete(md);
@@ -379,6 +417,29 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     listener.failed(reason);
   }
 
+  private static CheckpointStore.Summary summary(CheckpointMetadata md, String trigger, long durationMillis) {
+    long stateBytes = 0;
+    int parallelism = 0;
+    for (TaskState t : md.tasks()) {
+      parallelism = Math.max(parallelism, t.parallelism());
+      for (OperatorState o : t.operators().values()) {
+        stateBytes += o.keyed() != null ? o.keyed().stateBytes() : 0;
+      }
+    }
+    return new CheckpointStore.Summary(trigger, stateBytes, durationMillis, parallelism, md.createdAtMillis());
+  }
+
+  /**
+   * Releases the state tasks wrote for savepoints, which their copies replaced: once a later
+   * checkpoint completed, the tasks' snapshots hold what they still build on (or the run is over).
+   */
+  private void releaseCopiedSavepoints() {
+    for (CheckpointMetadata md : copiedSavepoints) {
+      release(md);
+    }
+    copiedSavepoints.clear();
+  }
+
   /** A checkpoint beyond the retained number: forget it and delete what only it referenced. */
   private void discard(CheckpointStore.Retained r) {
     CheckpointMetadata md;
@@ -389,6 +450,12 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     store.removeRetained(r.kind(), r.id());
+    release(md);
+    store.deleteObjects(List.of(r.path()));
+  }
+
+  /** Releases {@code md}'s keyed state in the backends and deletes its timer objects. */
+  private void release(CheckpointMetadata md) {
     List<String> garbage = new ArrayList<>();
     for (TaskState t : md.tasks()) {
       t.operators().forEach((op, s) -> {
@@ -403,7 +470,6 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
         }
       });
     }
-    garbage.add(r.path());
     store.deleteObjects(garbage);
   }
 
@@ -424,7 +490,10 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     if (thread.isShutdown()) {
       return;
     }
-    thread.execute(() -> stopped = true);
+    thread.execute(() -> {
+      stopped = true;
+      releaseCopiedSavepoints(); // the run is over: nothing builds on them any more
+    });
     thread.shutdown();
     try {
       thread.awaitTermination(10, TimeUnit.SECONDS);

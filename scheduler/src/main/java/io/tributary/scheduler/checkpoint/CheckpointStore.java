@@ -28,11 +28,20 @@ import java.util.Optional;
  *   <li>{@code latest}: the pointer to the latest completed checkpoint or savepoint, a fenced item
  *       (see {@link FencedWrites}) advanced by a conditional write naming the version the
  *       coordinator last wrote and its epoch, so a stale coordinator cannot move it;
- *   <li>{@code checkpoints/<n>} and {@code savepoints/<n>}: the retained ones.
+ *   <li>{@code checkpoints/<n>} and {@code savepoints/<n>}: the retained ones, each with its
+ *       {@link Summary} (entries of older versions have none).
  * </ul>
+ *
+ * <p>A savepoint is self-contained (DESIGN §6): its directory {@code <job>/savepoints/sp-<n>/}
+ * holds copies of every object it references, and its metadata object names them relative to the
+ * directory ({@code ./state/...}, {@code ./timers/...}), so the directory restores wherever it is
+ * copied. {@link #load} resolves such names against the directory the metadata was read from.
+ * Savepoints written by older versions name shared objects of the job instead
+ * ({@link #isSelfContained} tells them apart).
  */
 public final class CheckpointStore {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private static final String METADATA = "_metadata";
 
   private final String job;
@@ -45,8 +54,33 @@ public final class CheckpointStore {
   /** A new run of the job. */
   public record Run(long epoch, int previousMaxSinkParallelism) {}
 
-  /** A retained checkpoint or savepoint. */
-  public record Retained(long id, String kind, String path) {}
+  /** The prefix of object names that a savepoint's metadata gives relative to its directory. */
+  static final String RELATIVE = "./";
+
+  /**
+   * A retained checkpoint or savepoint.
+   *
+   * @param summary what its entry records about it, or null for entries of older versions
+   */
+  public record Retained(long id, String kind, String path, Summary summary) {
+    public Retained(long id, String kind, String path) {
+      this(id, kind, path, null);
+    }
+  }
+
+  /**
+   * What a checkpoint's or savepoint's entry records besides its path. Each field is null when
+   * unknown.
+   *
+   * @param trigger who took a savepoint ({@code user}, {@code stop}, {@code rollout}, as the
+   *     control plane names it)
+   * @param stateBytes size of the keyed state it holds
+   * @param durationMillis from trigger to completion (for a savepoint: copies included)
+   * @param parallelism the largest parallelism of its tasks
+   * @param completedAtMillis wall-clock completion time
+   */
+  public record Summary(String trigger, Long stateBytes, Long durationMillis, Integer parallelism,
+      Long completedAtMillis) {}
 
   public CheckpointStore(String job, ObjectStore objects, MetadataStore metadata) {
     this.job = job;
@@ -118,6 +152,11 @@ public final class CheckpointStore {
         : job + "/checkpoints/chk-" + id + "/" + METADATA;
   }
 
+  /** The directory of savepoint {@code id}: every object it references lies under it. */
+  public String savepointDirectory(long id) {
+    return job + "/savepoints/sp-" + id;
+  }
+
   /**
    * The metadata object a user names: a path as printed when it completed, with or without the
    * trailing {@code /_metadata}, relative to the checkpoint storage or starting with its URL.
@@ -139,9 +178,15 @@ public final class CheckpointStore {
     return p.endsWith("/" + METADATA) || p.equals(METADATA) ? p : p + "/" + METADATA;
   }
 
+  /**
+   * The checkpoint or savepoint whose metadata object is {@code path}; object names it gives
+   * relative to its directory are resolved against the directory of {@code path}.
+   */
   public CheckpointMetadata load(String path) {
     try {
-      return CheckpointCodec.decode(objects.getBytes(path));
+      String dir = directoryOf(path);
+      return CheckpointCodec.decode(objects.getBytes(path))
+          .withObjectNames(n -> n.startsWith(RELATIVE) ? dir + n.substring(RELATIVE.length()) : n);
     } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
       String url = objects.url();
       throw new IllegalArgumentException("no checkpoint or savepoint at " + url + (url.endsWith("/") ? "" : "/")
@@ -162,11 +207,26 @@ public final class CheckpointStore {
     }
   }
 
-  /** Writes the immutable metadata object; refuses to replace one. */
+  /**
+   * Whether every object the metadata at {@code path} references ({@link #load loaded} from there)
+   * lies in its directory: a self-contained savepoint, which shares no object with checkpoints.
+   */
+  public static boolean isSelfContained(CheckpointMetadata md, String path) {
+    String dir = directoryOf(path);
+    return md.objectNames().stream().allMatch(n -> n.startsWith(dir));
+  }
+
+  /**
+   * Writes the immutable metadata object; refuses to replace one. Object names of a savepoint that
+   * lie in its directory are written relative to it.
+   */
   public String writeMetadata(CheckpointMetadata md) {
     String path = metadataPath(md.kind(), md.id());
+    String dir = directoryOf(path);
+    CheckpointMetadata stored = md.isSavepoint()
+        ? md.withObjectNames(n -> n.startsWith(dir) ? RELATIVE + n.substring(dir.length()) : n) : md;
     try {
-      if (!objects.putIfAbsent(path, CheckpointCodec.encode(md))) {
+      if (!objects.putIfAbsent(path, CheckpointCodec.encode(stored))) {
         throw new IllegalStateException(md.kind() + " " + md.id() + " already exists at " + path);
       }
     } catch (IOException e) {
@@ -188,9 +248,43 @@ public final class CheckpointStore {
   }
 
   public void addRetained(CheckpointMetadata md, String path) {
+    addRetained(md, path, null);
+  }
+
+  /** Records {@code md} as retained, with {@code summary} (may be null) in its entry. */
+  public void addRetained(CheckpointMetadata md, String path, Summary summary) {
     String key = retainedKey(md.kind(), md.id());
     ObjectNode body = JSON.createObjectNode().put("id", md.id()).put("kind", md.kind()).put("path", path);
+    if (summary != null) {
+      body.set("summary", JSON.valueToTree(summary));
+    }
     metadata.put(key, bytes(body), metadata.get(key).map(Item::version).orElse(0L));
+  }
+
+  /**
+   * Deletes savepoint {@code id}: its entry, then every object in its directory (best effort: a
+   * leftover is harmless, nothing references it). Only for a {@linkplain #isSelfContained
+   * self-contained} savepoint; the caller checks.
+   *
+   * @return false if the job has no savepoint {@code id}
+   */
+  public boolean deleteSavepoint(long id) {
+    String key = retainedKey(CheckpointMetadata.SAVEPOINT, id);
+    Optional<Item> entry = metadata.get(key);
+    if (entry.isEmpty()) {
+      return false;
+    }
+    metadata.delete(key, entry.get().version());
+    String dir = savepointDirectory(id) + "/";
+    List<String> names = new ArrayList<>();
+    names.add(dir + METADATA); // first: a directory without it restores nothing
+    try {
+      objects.list(dir).stream().filter(n -> !n.equals(dir + METADATA)).forEach(names::add);
+    } catch (IOException e) {
+      // left behind; nothing references it
+    }
+    deleteObjects(names);
+    return true;
   }
 
   public void removeRetained(String kind, long id) {
@@ -255,10 +349,24 @@ public final class CheckpointStore {
     List<Retained> out = new ArrayList<>();
     for (Item i : metadata.queryAll(prefix)) {
       JsonNode n = readJson(i.value());
-      out.add(new Retained(n.path("id").asLong(), n.path("kind").asText(), n.path("path").asText()));
+      Summary summary = null;
+      if (n.hasNonNull("summary")) {
+        try {
+          summary = JSON.treeToValue(n.get("summary"), Summary.class);
+        } catch (IOException e) {
+          // written by a newer version in a shape this one cannot read: shown without it
+        }
+      }
+      out.add(new Retained(n.path("id").asLong(), n.path("kind").asText(), n.path("path").asText(), summary));
     }
     out.sort(java.util.Comparator.comparingLong(Retained::id));
     return out;
+  }
+
+  /** {@code path}'s directory with a trailing {@code /} (empty for a top-level name). */
+  private static String directoryOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash + 1);
   }
 
   private String retainedKey(String kind, long id) {

@@ -32,6 +32,47 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
     return SAVEPOINT.equals(kind);
   }
 
+  /**
+   * This metadata with every object name it references (keyed-state manifests, timer objects)
+   * replaced by {@code rename}; everything else (split positions, watermarks, committables) as is.
+   */
+  public CheckpointMetadata withObjectNames(java.util.function.UnaryOperator<String> rename) {
+    List<TaskState> renamed = new ArrayList<>(tasks.size());
+    for (TaskState t : tasks) {
+      Map<String, OperatorState> ops = new TreeMap<>();
+      t.operators().forEach((op, s) -> {
+        io.tributary.state.StateSnapshot k = s.keyed();
+        if (k != null) {
+          Map<Integer, String> manifests = new TreeMap<>();
+          k.manifests().forEach((g, m) -> manifests.put(g, rename.apply(m)));
+          k = new io.tributary.state.StateSnapshot(k.backend(), k.checkpointId(), k.range(), manifests, k.stateBytes(),
+              k.uploadedBytes());
+        }
+        ops.put(op, new OperatorState(s.watermark(), k, s.timers() == null ? null : rename.apply(s.timers()),
+            s.committable()));
+      });
+      renamed.add(new TaskState(t.stage(), t.subtask(), t.parallelism(), t.lastCheckpoint(), t.finished(),
+          t.alignmentNanos(), t.syncNanos(), t.splits(), ops));
+    }
+    return new CheckpointMetadata(job, id, kind, epoch, maxParallelism, createdAtMillis, renamed);
+  }
+
+  /** Every object name it references: keyed-state manifests and timer objects. */
+  public List<String> objectNames() {
+    List<String> out = new ArrayList<>();
+    for (TaskState t : tasks) {
+      t.operators().values().forEach(s -> {
+        if (s.keyed() != null) {
+          out.addAll(s.keyed().manifests().values());
+        }
+        if (s.timers() != null) {
+          out.add(s.timers());
+        }
+      });
+    }
+    return out;
+  }
+
   /** Pre-commits by sink operator id, in task order. */
   public Map<String, List<String>> committables() {
     Map<String, List<String>> out = new TreeMap<>();
