@@ -6,8 +6,12 @@ import static io.tributary.run.FaultRuns.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.checkpoint.CheckpointCodec;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.state.store.ObjectStore;
 import io.tributary.worker.job.Failure;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
@@ -22,11 +26,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Savepoints (contracts C7, C9): a job stopped right after a savepoint and restored from its path
- * commits exactly the output of a run without interruption, also at another parallelism; a
- * restore that would move keyed state between different numbers of key groups is refused.
+ * Savepoints (contracts C7, C9, DESIGN §6): a job stopped right after a savepoint and restored from
+ * its path commits exactly the output of a run without interruption, also at another parallelism;
+ * a restore that would move keyed state between different numbers of key groups is refused. A
+ * savepoint directory is self-contained: copied elsewhere (and the original deleted) it restores
+ * exactly, and the checkpoints of a run restored from it do not need it.
  */
 class SavepointRestoreIT {
   @TempDir
@@ -58,6 +65,87 @@ class SavepointRestoreIT {
       });
     }
     assertThat(events.restarts).as("a user error is not retried").isEmpty();
+  }
+
+  @Timeout(120)
+  @ParameterizedTest(name = "{0} state")
+  @ValueSource(strings = {"heap", "forst"})
+  void aSavepointDirectoryCopiedElsewhereRestoresAloneAndTheCheckpointsAfterItDoNotNeedIt(String backend)
+      throws Exception {
+    Path out = tmp.resolve("out");
+    String spec = CheckpointFaultIT.bidsPerAuction(out, backend, 8000);
+    List<String> expected = FaultRuns.reference(plan(CheckpointFaultIT.bidsPerAuction(tmp.resolve("reference"),
+        "heap", 0), null), tmp.resolve("reference"));
+    String job = plan(spec, 2).jobName();
+
+    String savepoint = runUntilSavepoint(spec, out, 2);
+    String dir = savepoint.substring(0, savepoint.lastIndexOf('/'));
+    String copy = "elsewhere/" + dir.substring(dir.lastIndexOf('/') + 1);
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"))) {
+      CheckpointStore store = checkpoints.store(job);
+      ObjectStore objects = store.objects();
+      CheckpointMetadata md = store.load(savepoint);
+      assertThat(md.objectNames()).as("state of the savepoint").isNotEmpty().allMatch(n -> n.startsWith(dir + "/"));
+      assertThat(CheckpointCodec.decode(objects.getBytes(savepoint)).objectNames())
+          .as("the metadata names its objects relative to its directory").allMatch(n -> n.startsWith("./"));
+      for (String name : objects.list(dir + "/")) {
+        if (name.endsWith(".json")) {
+          assertThat(new ObjectMapper().readTree(objects.getBytes(name)).findValues("object"))
+              .as("files of manifest %s", name).filteredOn(n -> !n.isNull())
+              .allMatch(n -> n.asText().startsWith("./"));
+        }
+        objects.copy(name, copy + name.substring(dir.length()));
+      }
+      if (backend.equals("forst")) {
+        assertThat(objects.list(dir + "/")).as("SSTs copied into the savepoint").anyMatch(n -> n.endsWith(".sst"));
+      }
+      assertThat(store.deleteSavepoint(md.id())).isTrue();
+      assertThat(objects.list(dir + "/")).as("the savepoint's directory after its deletion").isEmpty();
+    }
+
+    // restored from the copy at another parallelism, stopped after two checkpoints
+    runUntilCheckpoints(spec, out, 3, RestorePolicy.parse(copy), 2);
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"))) {
+      ObjectStore objects = checkpoints.store(job).objects();
+      for (String name : objects.list(copy + "/")) {
+        objects.delete(name); // the checkpoints after the restore must not need the copy
+      }
+    }
+
+    RunEvents events = new RunEvents();
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        JobRunner runner = checkpoints.runner(plan(spec, 2), 100, RestorePolicy.LATEST, ConnectorFactory.standard(),
+            events)) {
+      runner.run();
+    }
+    assertThat(events.timeline()).contains("restoring from checkpoint");
+    List<String> actual = committed(out);
+    assertThat(actual).as("committed output; %s", events.timeline()).containsExactlyElementsOf(expected);
+    FaultRuns.assertOneResultPerKeyAndWindow(actual, "auction");
+  }
+
+  /** Runs the job from {@code restore} until {@code checkpoints} checkpoints completed, then cancels it. */
+  private void runUntilCheckpoints(String spec, Path out, int parallelism, RestorePolicy restore, int checkpoints)
+      throws Exception {
+    FailingSources sources = new FailingSources(0);
+    sources.holdEnds(); // the job runs until it is stopped
+    AtomicReference<JobRunner> running = new AtomicReference<>();
+    RunEvents events = new RunEvents((n, md) -> {
+      if (n == checkpoints) {
+        try {
+          running.get().cancel();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    try (CheckpointDir dir = new CheckpointDir(tmp.resolve("checkpoints"));
+        JobRunner runner = dir.runner(plan(spec, parallelism), 100, restore, sources, events)) {
+      running.set(runner);
+      assertThatThrownBy(runner::run).as(events.timeline()).isInstanceOf(CancellationException.class);
+    }
+    assertThat(events.timeline()).contains("restoring from savepoint");
+    assertThat(events.completed).hasSizeGreaterThanOrEqualTo(checkpoints);
   }
 
   /** Stops a job at {@code before} with a savepoint and runs it to the end from there at {@code after}. */
