@@ -228,6 +228,50 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void aSavepointIsRecordedOnlyOnceItsStateIsCopiedIntoItsDirectoryAndItsEntryDescribesIt() throws Exception {
+    Run run = start(1, 2);
+    long savepoint = run.checkpoint(true);
+    String path = store.metadataPath(CheckpointMetadata.SAVEPOINT, savepoint);
+    String dir = store.savepointDirectory(savepoint);
+
+    assertThat(objects.getBytes(dir + "/timers/op-0-0")).asString(StandardCharsets.UTF_8).isEqualTo("timers");
+    assertThat(io.tributary.checkpoint.CheckpointCodec.decode(objects.getBytes(path)).objectNames())
+        .as("written relative to its directory").containsExactly("./timers/op-0-0");
+    CheckpointMetadata loaded = store.load(path);
+    assertThat(loaded.objectNames()).containsExactly(dir + "/timers/op-0-0");
+    assertThat(CheckpointStore.isSelfContained(loaded, path)).isTrue();
+    CheckpointStore.Retained entry = store.savepoints().get(0);
+    assertThat(entry.summary()).isNotNull();
+    assertThat(entry.summary().trigger()).isEqualTo("user");
+    assertThat(entry.summary().parallelism()).isEqualTo(1);
+    assertThat(entry.summary().stateBytes()).isZero();
+    assertThat(entry.summary().completedAtMillis()).isEqualTo(loaded.createdAtMillis());
+    assertThat(entry.summary().durationMillis()).isNotNull().isNotNegative();
+
+    assertThat(objects.exists(timers(savepoint))).as("the task's own timers, until a checkpoint follows").isTrue();
+    run.checkpoint(false);
+    await("the state the task wrote for the savepoint is released", () -> !objects.exists(timers(savepoint)));
+    assertThat(objects.exists(dir + "/timers/op-0-0")).isTrue();
+  }
+
+  @Test
+  void aSelfContainedSavepointIsDeletedWithItsDirectoryWhileEntriesOfOlderVersionsStayReadable() throws Exception {
+    Run run = start(1, 2);
+    long savepoint = run.checkpoint(true);
+    long checkpoint = run.checkpoint(false);
+    CheckpointMetadata old = new CheckpointMetadata(JOB, 100, CheckpointMetadata.SAVEPOINT, 1, 128, 5, List.of());
+    store.addRetained(old, store.writeMetadata(old)); // as older versions recorded them: no summary
+    assertThat(store.savepoints()).extracting(CheckpointStore.Retained::id).containsExactly(savepoint, 100L);
+    assertThat(store.savepoints().get(1).summary()).isNull();
+
+    assertThat(store.deleteSavepoint(savepoint)).isTrue();
+    assertThat(store.deleteSavepoint(savepoint)).as("unknown now").isFalse();
+    assertThat(objects.list(store.savepointDirectory(savepoint) + "/")).isEmpty();
+    assertThat(store.savepoints()).extracting(CheckpointStore.Retained::id).containsExactly(100L);
+    assertThat(objects.exists(checkpointPath(checkpoint))).isTrue();
+  }
+
+  @Test
   void retentionGoesOnInTheNextRun() throws Exception {
     Run first = start(1, 2);
     long a = first.checkpoint(false);

@@ -52,6 +52,25 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void savepointEntriesKeepTheirSummaryAndEntriesWithoutOneStayReadable() throws Exception {
+    var checkpoints = new io.tributary.scheduler.checkpoint.CheckpointStore("orders",
+        new io.tributary.state.store.InMemoryObjectStore(), store);
+    var taken = new io.tributary.checkpoint.CheckpointMetadata("orders", 7,
+        io.tributary.checkpoint.CheckpointMetadata.SAVEPOINT, 1, 128, 1000, List.of());
+    var summary = new io.tributary.scheduler.checkpoint.CheckpointStore.Summary("stop", 4096L, 350L, 3, 1000L);
+    checkpoints.addRetained(taken, checkpoints.writeMetadata(taken), summary);
+    var old = new io.tributary.checkpoint.CheckpointMetadata("orders", 9,
+        io.tributary.checkpoint.CheckpointMetadata.SAVEPOINT, 1, 128, 2000, List.of());
+    checkpoints.addRetained(old, checkpoints.writeMetadata(old)); // as older versions wrote entries
+
+    assertThat(checkpoints.savepoints()).extracting(io.tributary.scheduler.checkpoint.CheckpointStore.Retained::summary)
+        .containsExactly(summary, null);
+    assertThat(checkpoints.deleteSavepoint(7)).isTrue();
+    assertThat(checkpoints.savepoints()).extracting(io.tributary.scheduler.checkpoint.CheckpointStore.Retained::id)
+        .containsExactly(9L);
+  }
+
+  @Test
   void anAbsentKeyReadsAsEmpty() {
     assertThat(store.get("jobs/a/spec")).isEmpty();
   }
