@@ -149,6 +149,39 @@ class ForstRetentionTest {
         .hasMessageContaining("'heap'");
   }
 
+  @Test
+  void aCopyReferencesOnlyItsDirectoryAndTheSnapshotsOfABackendRestoredFromItNeverReferenceTheCopy()
+      throws Exception {
+    List<StateSnapshot> s = threeSnapshotsSharingUnchangedKeyGroups();
+    StateSnapshot s3 = s.get(2);
+    StateSnapshot copy = env.factory.copyTo("job", "op", s3, "backup/sp-3");
+    assertThat(copy.manifests()).hasSameSizeAs(s3.manifests()).allSatisfy((g, m) -> assertThat(m)
+        .isEqualTo("backup/sp-3/state/op/kg-" + g + ".json"));
+    for (String manifest : copy.manifests().values()) {
+      assertThat(ShardManifest.fromJson(manifest, env.store.getBytes(manifest)).objects())
+          .as("stored relative to the manifest").allMatch(n -> n.startsWith(SnapshotCopies.RELATIVE));
+    }
+    s.forEach(snapshot -> env.factory.release("job", "op", snapshot));
+    assertThat(env.store.list(STATE_PREFIX)).as("the copy is not counted: releases leave it alone").isEmpty();
+
+    // moved as a whole, then restored from where it lies now
+    for (String name : env.store.list("backup/")) {
+      env.store.copy(name, "moved/" + name.substring("backup/".length()));
+      env.store.delete(name);
+    }
+    Map<Integer, String> moved = new HashMap<>();
+    copy.manifests().forEach((g, m) -> moved.put(g, "moved/" + m.substring("backup/".length())));
+    StateSnapshot relocated = new StateSnapshot("forst", 3, ALL, moved, copy.stateBytes(), 0);
+    env.restartWipingLocalDisk();
+    StateSnapshot s4 = restoreWriteAndSnapshot(relocated, 4);
+    assertThat(objects(s4)).as("the restored backend's snapshot").allMatch(n -> n.startsWith(STATE_PREFIX));
+    for (String name : env.store.list("moved/")) {
+      env.store.delete(name);
+    }
+    assertRestoresFully(s4);
+    assertThat(env.factory.release("job", "op", s4)).isNotEmpty();
+  }
+
   /**
    * Snapshot 1 of every key group; snapshot 2 after changing key groups 0 and 1; snapshot 3 after
    * changing key group 0 again. Key groups 2 to 7 do not change, so all three snapshots reference
