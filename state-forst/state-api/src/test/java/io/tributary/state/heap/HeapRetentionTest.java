@@ -196,6 +196,30 @@ class HeapRetentionTest {
     plain.close();
   }
 
+  @Test
+  void aCopyIsNeverReleasedAndABackendRestoredFromItSnapshotsOnlyItsOwnObjects() throws Exception {
+    List<StateSnapshot> s = threeSnapshotsSharingUntouchedKeyGroups(factory);
+    StateSnapshot s3 = s.get(2);
+    StateSnapshot copy = factory.copyTo("job", "op", s3, "job/savepoints/sp-3");
+    assertThat(copy.manifests()).hasSameSizeAs(s3.manifests())
+        .allSatisfy((g, o) -> assertThat(o).isEqualTo("job/savepoints/sp-3/state/op/heap/kg-" + g));
+    s.forEach(snapshot -> factory.release("job", "op", snapshot));
+    assertThat(store.list(OPERATOR_PREFIX)).isEmpty();
+    assertThat(store.list("job/savepoints/sp-3/")).containsExactlyInAnyOrderElementsOf(objects(copy));
+
+    StateSnapshot s4;
+    try (HeapStateBackendFactory restarted = new HeapStateBackendFactory(store);
+        KeyedStateBackend b = restarted.restore("job", "op", ALL, MAX_PARALLELISM, List.of(copy))) {
+      write(b, Set.of(5), 4);
+      s4 = b.snapshot(4).join();
+    }
+    assertThat(objects(s4)).as("untouched key groups too").allMatch(o -> o.startsWith(OPERATOR_PREFIX));
+    for (String name : store.list("job/savepoints/")) {
+      store.delete(name);
+    }
+    assertRestoresFully(s4);
+  }
+
   /**
    * Snapshot 1 of every key group; snapshot 2 from a backend restored from it that changed key
    * groups 0 and 1; snapshot 3 after changing key group 0 again. Key groups 2 to 7 stay untouched,
