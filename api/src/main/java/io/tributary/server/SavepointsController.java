@@ -7,7 +7,6 @@ import io.tributary.api.generated.model.SavepointList;
 import io.tributary.control.CheckpointRef;
 import io.tributary.control.JobManager;
 import io.tributary.control.NotFoundException;
-import io.tributary.control.StateConflictException;
 import io.tributary.control.TokenStore.Role;
 import java.util.Comparator;
 import java.util.List;

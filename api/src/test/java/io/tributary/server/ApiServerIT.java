@@ -135,6 +135,21 @@ class ApiServerIT {
     String sp = savepoints.get(0).getId();
     assertThat(stopped.getRestorePolicy().getFrom()).isEqualTo(RestorePolicy.FromEnum.SAVEPOINT);
     assertThat(stopped.getRestorePolicy().getSavepointId()).isEqualTo(sp);
+    Savepoint atStop = savepoints.get(0);
+    assertThat(atStop.getTrigger()).isEqualTo(Savepoint.TriggerEnum.STOP);
+    assertThat(atStop.getParallelism()).isEqualTo(1);
+    assertThat(atStop.getSizeBytes()).isNotNull().isNotNegative();
+    assertThat(atStop.getDurationMillis()).isNotNull().isNotNegative();
+    assertThat(atStop.getTriggeredAt()).isEqualTo(atStop.getCompletedAt().minusNanos(atStop.getDurationMillis() * 1_000_000));
+    SavepointsApi savepointsApi = new SavepointsApi(client);
+    assertThatThrownBy(() -> savepointsApi.deleteSavepoint("default", "trickle", sp))
+        .as("the job's restore policy names it").isInstanceOfSatisfying(ApiException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(409);
+          assertThat(e.getResponseHeaders().firstValue("content-type")).hasValue("application/problem+json");
+          assertThat(e.getResponseBody()).contains("restore");
+        });
+    assertThatThrownBy(() -> savepointsApi.deleteSavepoint("default", "trickle", "sp-999"))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
 
     Job resumed = actions.resumeJob("default", "trickle",
         new RestorePolicy().from(RestorePolicy.FromEnum.SAVEPOINT).savepointId(sp));
@@ -151,6 +166,21 @@ class ApiServerIT {
 
     assertThat(new EventsApi(client).listJobEvents("default", "trickle", null, null).getItems())
         .extracting(e -> e.getMessage()).anyMatch(m -> m.contains("rescal"));
+
+    List<Savepoint> after = savepointsApi.listSavepoints("default", "trickle", null, null).getItems();
+    assertThat(after).extracting(Savepoint::getTrigger)
+        .containsExactly(Savepoint.TriggerEnum.ROLLOUT, Savepoint.TriggerEnum.STOP);
+    assertThat(after.get(0).getParallelism()).as("taken before the rescale").isEqualTo(1);
+    java.nio.file.Path directory = dir.resolve("data/checkpoints/default--trickle/savepoints/" + sp);
+    assertThat(directory.resolve("_metadata")).exists();
+    savepointsApi.deleteSavepoint("default", "trickle", sp); // the job runs from the rescale's savepoint now
+    try (var files = java.nio.file.Files.walk(directory)) {
+      assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
+    }
+    assertThat(savepointsApi.listSavepoints("default", "trickle", null, null).getItems()).extracting(Savepoint::getId)
+        .containsExactly(after.get(0).getId());
+    assertThatThrownBy(() -> savepointsApi.getSavepoint("default", "trickle", sp))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
 
   @Test

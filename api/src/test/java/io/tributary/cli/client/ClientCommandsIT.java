@@ -103,6 +103,9 @@ class ClientCommandsIT {
         .matches("ID +STATUS +TRIGGER +PARALLELISM +SIZE +DURATION +AGE");
     assertThat(savepoints).containsPattern("(?m)^sp-\\S+ +completed +stop ");
     String savepoint = JSON.readTree(ok(cli("savepoints", job, "-o", "json"))).at("/items/0/id").asText();
+    Run needed = cli("savepoints", job, "--delete", savepoint);
+    assertThat(needed.code).as("the job resumes from it").isEqualTo(4);
+    assertOneErrorLine(needed);
 
     assertThat(ok(cli("resume", job, "--savepoint-id", savepoint, "--wait"))).startsWith("job trickle running from ");
 
@@ -110,6 +113,10 @@ class ClientCommandsIT {
     assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).get("parallelism").asInt()).isEqualTo(2);
 
     assertThat(ok(cli("savepoints", job, "--trigger", "--wait"))).matches("savepoint \\S+ of job trickle completed\n");
+    assertThat(ok(cli("savepoints", job, "--delete", savepoint)))
+        .isEqualTo("savepoint " + savepoint + " of job trickle deleted\n");
+    assertThat(JSON.readTree(ok(cli("savepoints", job, "-o", "json"))).get("items").findValuesAsText("id"))
+        .hasSize(2).doesNotContain(savepoint);
 
     String events = ok(cli("events", job));
     assertThat(events.lines().findFirst().orElseThrow()).matches("AGE +KIND +STATE +MESSAGE");
