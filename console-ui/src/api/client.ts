@@ -113,6 +113,11 @@ export class Api {
     return this.json('POST', `${this.jobPath(project, name)}/savepoints`);
   }
 
+  /** Deletes a savepoint and its directory; 409 while the job would restore it. */
+  deleteSavepoint(project: string, name: string, savepointId: string): Promise<void> {
+    return this.json('DELETE', `${this.jobPath(project, name)}/savepoints/${seg(savepointId)}`);
+  }
+
   listCheckpoints(project: string, name: string): Promise<CheckpointList> {
     return this.json('GET', `${this.jobPath(project, name)}/checkpoints?pageSize=20`);
   }

@@ -105,7 +105,18 @@ export function JobView({ project, name, tab }: { project: string; name: string;
       {tab === 'overview' && (
         <JobOverview job={job} plan={plan} metrics={telemetry.metrics} history={telemetry.history} events={events.data} now={now} />
       )}
-      {tab === 'checkpoints' && <SnapshotTables data={snapshots.data} error={snapshots.error} now={now} />}
+      {tab === 'checkpoints' && (
+        <SnapshotTables
+          data={snapshots.data}
+          error={snapshots.error}
+          now={now}
+          onDeleteSavepoint={async (id) => {
+            await api.deleteSavepoint(project, name, id);
+            setNotice({ tone: 'ok', text: `Savepoint ${id} deleted.` });
+            snapshots.refresh();
+          }}
+        />
+      )}
       {tab === 'events' && <EventsList events={events.data} error={events.error} now={now} />}
       {tab === 'output' && <LiveOutput job={job} plan={plan.data} />}
       {tab === 'spec' && (

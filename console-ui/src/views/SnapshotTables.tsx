@@ -1,19 +1,43 @@
+import { useState } from 'react';
+import { describeError } from '../api/client';
 import type { Checkpoint, Savepoint } from '../api/types';
 import { Banner, EmptyState } from '../components/Banner';
+import { ConfirmDialog } from '../components/Modal';
 import { formatAge, formatBytes, formatDuration, formatTime } from '../lib/format';
 
 const STATUS_TONE = { 'in-progress': 'info', completed: 'ok', failed: 'bad' } as const;
 
-/** The job's retained checkpoints and its savepoints, newest first. */
+/**
+ * The job's retained checkpoints and its savepoints, newest first. With `onDeleteSavepoint`, each
+ * savepoint has a delete button that asks for confirmation and shows why the server refused.
+ */
 export function SnapshotTables({
   data,
   error,
   now,
+  onDeleteSavepoint,
 }: {
   data: { checkpoints: Checkpoint[]; savepoints: Savepoint[] } | null;
   error: string | null;
   now: number;
+  onDeleteSavepoint?: (id: string) => Promise<void>;
 }) {
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const confirmDelete = async () => {
+    if (!deleting || !onDeleteSavepoint) return;
+    setBusy(true);
+    try {
+      await onDeleteSavepoint(deleting);
+      setDeleteError(null);
+    } catch (e) {
+      setDeleteError(describeError(e));
+    } finally {
+      setBusy(false);
+      setDeleting(null);
+    }
+  };
   if (error && !data) return <Banner>{error}</Banner>;
   if (!data) return <p className="muted">Loading checkpoints and savepoints…</p>;
   return (
@@ -22,6 +46,21 @@ export function SnapshotTables({
         <header className="card-head">
           <h2>Savepoints</h2>
         </header>
+        {deleteError && (
+          <Banner onDismiss={() => setDeleteError(null)}>{deleteError}</Banner>
+        )}
+        {deleting && (
+          <ConfirmDialog
+            title={`Delete savepoint ${deleting}?`}
+            confirmLabel="Delete savepoint"
+            danger
+            busy={busy}
+            onConfirm={confirmDelete}
+            onCancel={() => setDeleting(null)}
+          >
+            <p>Its directory and every state file in it are deleted. This cannot be undone.</p>
+          </ConfirmDialog>
+        )}
         {data.savepoints.length === 0 ? (
           <EmptyState title="No savepoints.">Trigger one, or stop the job with a savepoint.</EmptyState>
         ) : (
@@ -35,6 +74,7 @@ export function SnapshotTables({
                 <th className="num">Duration</th>
                 <th className="num">Size</th>
                 <th className="num">Parallelism</th>
+                {onDeleteSavepoint && <th aria-label="Actions" />}
               </tr>
             </thead>
             <tbody>
@@ -50,6 +90,13 @@ export function SnapshotTables({
                   <td className="num">{formatDuration(s.durationMillis)}</td>
                   <td className="num">{formatBytes(s.sizeBytes)}</td>
                   <td className="num">{s.parallelism ?? '—'}</td>
+                  {onDeleteSavepoint && (
+                    <td>
+                      <button type="button" className="btn btn-small" aria-label={`Delete ${s.id}`} onClick={() => setDeleting(s.id)}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
