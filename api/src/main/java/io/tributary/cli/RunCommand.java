@@ -168,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
   private static void takeSavepoint(JobRunner runner, PrintStream err) throws InterruptedException {
     err.println("tributary: taking a savepoint before stopping");
     try {
-      CheckpointMetadata sp = runner.savepoint().get(2, TimeUnit.MINUTES);
+      CheckpointMetadata sp = runner.savepoint("stop").get(2, TimeUnit.MINUTES);
       err.println("tributary: resume with --restore " + sp.job() + "/savepoints/sp-" + sp.id());
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       err.println("tributary: no savepoint: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));

@@ -57,11 +57,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     default void failed(Throwable reason) {}
   }
 
-  /** Figures of one completed checkpoint. */
   /**
    * Figures of one completed checkpoint.
    *
-   * @param durationMillis from trigger to completion (metadata written, pointer advanced, output committed)
+   * @param durationMillis from trigger to completion (a savepoint's state copied, metadata written,
+   *     pointer advanced), as its entry records it
    * @param maxAlignmentNanos the longest any task's barrier waited for its slowest input channel
    * @param maxSyncNanos the longest snapshot time on a task thread
    * @param stateBytes size of the keyed state it describes
