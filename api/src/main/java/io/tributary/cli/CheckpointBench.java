@@ -902,6 +902,11 @@ final class CheckpointBench implements Callable<Integer> {
     }
 
     @Override
+    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+      return delegate.copyTo(jobName, operatorId, snapshot, directory);
+    }
+
+    @Override
     public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
       delegate.retain(jobName, operatorId, snapshot);
     }

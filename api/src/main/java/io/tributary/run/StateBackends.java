@@ -130,6 +130,11 @@ public final class StateBackends implements AutoCloseable {
     }
 
     @Override
+    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+      return get().copyTo(jobName, operatorId, snapshot, directory);
+    }
+
+    @Override
     public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
       get().retain(jobName, operatorId, snapshot);
     }
