@@ -44,6 +44,9 @@ public interface StateBackendFactory {
    * latest during its first snapshot), so the directory may be deleted once every backend restored
    * from it has completed a snapshot, or is closed.
    *
+   * <p>The default throws; a factory that wraps another must forward this call (a savepoint of its
+   * state fails otherwise).
+   *
    * @param directory an object-name prefix without trailing {@code /}
    * @return the snapshot of the copy: same backend, checkpoint, range and sizes; its manifests are
    *     objects under {@code directory}
