@@ -103,7 +103,11 @@ record ShardManifest(int keyGroup, long checkpointId, List<ShardFile> files, Lis
       moved.add(f.object() == null ? f
           : new ShardFile(f.local(), rename.apply(f.object()), f.size(), f.shared(), f.inline()));
     }
-    return new ShardManifest(keyGroup, checkpointId, moved);
+    List<LogSegment> movedLog = new ArrayList<>(log.size());
+    for (LogSegment s : log) {
+      movedLog.add(new LogSegment(rename.apply(s.object()), s.offset(), s.length()));
+    }
+    return new ShardManifest(keyGroup, checkpointId, moved, movedLog);
   }
 
   byte[] toJson() {

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {dir}/state/{operator}/kg-{g}.json          the shard manifest of key group g
  * {dir}/state/{operator}/kg-{g}/{file}        its private files
  * {dir}/state/{operator}/shared/{sha256}.sst  its SSTs (content-named, stored once per operator)
+ * {dir}/state/{operator}/log/{hash}.log       the change-log objects its log segments lie in
  * </pre>
  *
  * A copied manifest names its files relative to its own directory ({@code ./kg-3/MANIFEST-000005},
@@ -80,6 +81,13 @@ final class SnapshotCopies {
         relative.put(f.object(), RELATIVE + rel);
         if (!f.shared() || sharedCopied.add(rel)) {
           copy(f.object(), base + rel);
+        }
+      }
+      for (ShardManifest.LogSegment s : m.log()) {
+        String rel = logName(s.object());
+        relative.put(s.object(), RELATIVE + rel);
+        if (sharedCopied.add(rel)) {
+          copy(s.object(), base + rel);
         }
       }
       String target = base + "kg-" + g + ".json";
@@ -139,6 +147,9 @@ final class SnapshotCopies {
               : prefix + "kg-" + keyGroup + "/" + f.local());
         }
       }
+      for (ShardManifest.LogSegment s : copy.log()) {
+        renamed.put(s.object(), prefix + logName(s.object()));
+      }
       ShardManifest claimed = copy.relocated(renamed::get);
       String target = manifestName(keyGroup);
       List<String> objects = new ArrayList<>(claimed.objects());
@@ -146,7 +157,9 @@ final class SnapshotCopies {
       env.registry.register(registryId, objects); // before the copies: no release deletes what is kept
       try {
         for (Map.Entry<String, String> e : renamed.entrySet()) {
-          if (!e.getValue().startsWith(names.sharedPrefix()) || !env.store.exists(e.getValue())) {
+          // SSTs and change-log objects may be there already (shared, or claimed for another key group)
+          boolean sharable = e.getValue().startsWith(names.sharedPrefix()) || e.getValue().endsWith(".log");
+          if (!sharable || !env.store.exists(e.getValue())) {
             env.store.copy(e.getKey(), e.getValue());
           }
         }
@@ -171,6 +184,21 @@ final class SnapshotCopies {
       env.store.put(name, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + name, e);
+    }
+  }
+
+  /**
+   * Where a change-log object goes in a copy or claim: named by a hash of its object name, since
+   * the logs of several snapshots share file names ({@code chk-<n>/changes-<range>.log}) and one
+   * object holds the segments of many key groups, copied once.
+   */
+  static String logName(String object) {
+    try {
+      byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(object.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "log/" + java.util.HexFormat.of().formatHex(h, 0, 16) + ".log";
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
   }
 
