@@ -97,7 +97,8 @@ class SavepointRestoreIT {
         objects.copy(name, copy + name.substring(dir.length()));
       }
       if (backend.equals("forst")) {
-        assertThat(objects.list(dir + "/")).as("SSTs copied into the savepoint").anyMatch(n -> n.endsWith(".sst"));
+        assertThat(objects.list(dir + "/")).as("state files (SSTs, change logs) copied into the savepoint")
+            .anyMatch(n -> n.endsWith(".sst") || n.endsWith(".log"));
       }
       assertThat(store.deleteSavepoint(md.id())).isTrue();
       assertThat(objects.list(dir + "/")).as("the savepoint's directory after its deletion").isEmpty();
