@@ -6,17 +6,9 @@ import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -35,18 +27,45 @@ import java.util.function.Supplier;
  * {@code w} while the timers due at {@code w} fire, so records handled between two timers see
  * the new watermark too.
  *
- * <p>{@link #snapshot} serializes the live timers and the watermark; {@link #restore} reads them
- * back into a fresh service, keeping the timers of the key groups it owns, so a snapshot taken at
- * one parallelism restores at another. Used by the task thread only.
+ * <p>{@link #snapshot} serializes the live timers and the watermark, one section per key group
+ * with an index up front ({@link TimerSnapshotFormat}); {@link #restore} reads them back into a
+ * fresh service, keeping the sections of the key groups it owns, so a snapshot taken at one
+ * parallelism restores at another. <b>Restore is lazy</b> and costs O(key groups), not O(timers):
+ * the owned sections stay undecoded byte slices ({@link TimerSection}), merged by time with the
+ * queue as timers are polled or {@link #nextTimerTime()} needs the earliest one; on equal times the
+ * restored timer goes first. Until every restored timer has been decoded:
+ *
+ * <ul>
+ *   <li>a timer registered again after the restore fires once (taking it from its section removes
+ *       it from the live set, and its queue entry is then skipped);
+ *   <li>deleting a timer that may still be undecoded leaves a tombstone that drops it when
+ *       decoded (registering it again clears the tombstone);
+ *   <li>{@link #size()} may count a timer that was registered or deleted since the restore and is
+ *       still undecoded one time too many; it is exact once the restored timers are decoded;
+ *   <li>a snapshot holds exactly the live timers: the task thread copies the cursors (not the
+ *       timers), and the snapshot's supplier decodes the rest, one key group at a time.
+ * </ul>
+ *
+ * <p>Used by the task thread only.
  */
 public final class HeapTimerService implements TimerService {
   private static final Comparator<Timer> BY_TIME = Comparator.comparingLong(Timer::time);
-  private static final int MAGIC = 0x5448544D;
-  private static final byte VERSION = 1;
+  private static final Comparator<TimerSection> BY_HEAD_TIME = Comparator.comparingLong(TimerSection::headTime);
+  /** Recently registered namespaces, so timers of the same window share one namespace object. */
+  private static final int RECENT_NAMESPACES = 8;
 
   private final KeyedStateBackend backend;
   private final PriorityQueue<Timer> queue = new PriorityQueue<>(BY_TIME);
   private final Set<Timer> live = new HashSet<>();
+  /** Restored timers not decoded yet, by the time of their head. */
+  private final PriorityQueue<TimerSection> sections = new PriorityQueue<>(BY_HEAD_TIME);
+  /** Timers deleted while they may still be undecoded in {@link #sections}. */
+  private final Set<Timer> tombstones = new HashSet<>();
+  private final Object[] recentNamespaces = new Object[RECENT_NAMESPACES];
+  private int nextRecent;
+  private int tombstoneSweepAt = 1024;
+  /** Timers left in {@link #sections}. */
+  private long undecoded;
   private long watermark = Long.MIN_VALUE;
   /** Whether timers were registered, deleted or polled, or the watermark moved: restore is too late. */
   private boolean used;
@@ -64,8 +83,11 @@ public final class HeapTimerService implements TimerService {
    */
   @Override
   public void register(Object namespace, long time) {
-    Timer timer = new Timer(requireKey(), namespace, time);
+    Timer timer = new Timer(requireKey(), shared(namespace), time);
     used = true;
+    if (!tombstones.isEmpty()) {
+      tombstones.remove(timer);
+    }
     if (live.add(timer)) {
       queue.add(timer);
     }
@@ -74,7 +96,38 @@ public final class HeapTimerService implements TimerService {
   @Override
   public void delete(Object namespace, long time) {
     used = true;
-    live.remove(new Timer(requireKey(), namespace, time));
+    Timer timer = new Timer(requireKey(), namespace, time);
+    live.remove(timer);
+    TimerSection first = sections.peek();
+    if (first != null && time >= first.headTime()) {
+      tombstones.add(timer);
+      if (tombstones.size() >= tombstoneSweepAt) {
+        sweepTombstones();
+      }
+    }
+  }
+
+  /** Drops tombstones below every undecoded timer: nothing they could match is left. */
+  private void sweepTombstones() {
+    TimerSection first = sections.peek();
+    long earliest = first == null ? Long.MAX_VALUE : first.headTime();
+    tombstones.removeIf(t -> t.time() < earliest);
+    tombstoneSweepAt = Math.max(1024, tombstones.size() * 2);
+  }
+
+  /** An equal namespace registered recently, or {@code namespace} (remembered). */
+  private Object shared(Object namespace) {
+    if (namespace == null) {
+      return null;
+    }
+    for (Object recent : recentNamespaces) {
+      if (namespace.equals(recent)) {
+        return recent;
+      }
+    }
+    recentNamespaces[nextRecent] = namespace;
+    nextRecent = (nextRecent + 1) % RECENT_NAMESPACES;
+    return namespace;
   }
 
   @Override
@@ -92,6 +145,17 @@ public final class HeapTimerService implements TimerService {
   public Timer pollDue(long watermark) {
     moveWatermark(watermark);
     Timer head = liveHead();
+    TimerSection section = sectionHead();
+    if (section != null && (head == null || section.headTime() <= head.time())) {
+      Timer restoredTimer = section.head();
+      if (restoredTimer.time() > watermark) {
+        return null;
+      }
+      take(section);
+      live.remove(restoredTimer); // registered again since the restore: fires once, its queue entry is skipped
+      backend.setCurrentKey(restoredTimer.key());
+      return restoredTimer;
+    }
     if (head == null || head.time() > watermark) {
       return null;
     }
@@ -110,15 +174,20 @@ public final class HeapTimerService implements TimerService {
     moveWatermark(watermark);
   }
 
-  /** Number of live timers. */
+  /**
+   * Number of live timers. While restored timers are still undecoded, a timer registered or
+   * deleted since the restore that is among them may be counted once too often.
+   */
   public int size() {
-    return live.size();
+    return (int) Math.min(Integer.MAX_VALUE, live.size() + undecoded);
   }
 
   /** Time of the earliest live timer, {@code Long.MAX_VALUE} when there is none. */
   public long nextTimerTime() {
     Timer head = liveHead();
-    return head == null ? Long.MAX_VALUE : head.time();
+    TimerSection section = sectionHead();
+    long restoredTime = section == null ? Long.MAX_VALUE : section.headTime();
+    return Math.min(head == null ? Long.MAX_VALUE : head.time(), restoredTime);
   }
 
   private Timer liveHead() {
@@ -128,6 +197,32 @@ public final class HeapTimerService implements TimerService {
       head = queue.peek();
     }
     return head;
+  }
+
+  /** The section with the earliest undecoded timer that was not deleted; null when none is left. */
+  private TimerSection sectionHead() {
+    TimerSection first = sections.peek();
+    while (first != null && !tombstones.isEmpty() && tombstones.remove(first.head())) {
+      take(first);
+      first = sections.peek();
+    }
+    if (first == null && !tombstones.isEmpty()) {
+      tombstones.clear();
+    }
+    return first;
+  }
+
+  /** Drops the head of {@code section}, the first of {@link #sections}. */
+  private void take(TimerSection section) {
+    long time = section.headTime();
+    section.advance();
+    undecoded--;
+    if (section.head() == null) {
+      sections.poll();
+    } else if (section.headTime() != time) {
+      sections.poll();
+      sections.add(section);
+    }
   }
 
   private void moveWatermark(long wm) {
@@ -149,9 +244,8 @@ public final class HeapTimerService implements TimerService {
 
   /**
    * The live timers and the current watermark, serialized (on the calling thread: the service may
-   * change as soon as this returns). Layout: magic {@code "THTM"}, version byte 1, the watermark,
-   * the number of timers, then per timer its key's serialized form (int length, bytes), its time,
-   * and its namespace (a presence byte, then {@code namespaceCodec}'s form).
+   * change as soon as this returns) in version 2 of {@link TimerSnapshotFormat}: sections per key
+   * group (of the backend's {@code maxParallelism}), each in time order, with an index up front.
    *
    * @param namespaceCodec encodes the namespaces the operator registers timers with
    * @throws ClassCastException when a namespace is not of the codec's type
@@ -162,146 +256,57 @@ public final class HeapTimerService implements TimerService {
 
   /**
    * The live timers and the current watermark as they are now, serialized later by the supplier
-   * on any thread (as {@link #snapshot}): only the timer references are copied here, so a
-   * checkpoint's synchronous part on the task thread stays short however many timers there are.
-   * Timers are immutable; the codec must be usable from another thread.
+   * on any thread (as {@link #snapshot}): only the timer references, the cursors of the undecoded
+   * restored timers and the tombstones are copied here, so a checkpoint's synchronous part on the
+   * task thread stays short however many timers there are. Timers are immutable; the codec must be
+   * usable from another thread.
    */
-  @SuppressWarnings("unchecked")
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
     Timer[] timers = live.toArray(new Timer[0]);
+    TimerSection[] cursors = new TimerSection[sections.size()];
+    int i = 0;
+    for (TimerSection s : sections) {
+      cursors[i++] = s.copy();
+    }
+    Set<Timer> deleted = tombstones.isEmpty() ? Set.of() : new HashSet<>(tombstones);
     long wm = watermark;
-    return () -> {
-      Bytes bytes = new Bytes(64 + timers.length * 48);
-      try (DataOutputStream out = new DataOutputStream(bytes)) {
-        out.writeInt(MAGIC);
-        out.writeByte(VERSION);
-        out.writeLong(wm);
-        out.writeInt(timers.length);
-        for (Timer t : timers) {
-          byte[] key = t.key().bytes();
-          out.writeInt(key.length);
-          out.write(key);
-          out.writeLong(t.time());
-          out.writeBoolean(t.namespace() != null);
-          if (t.namespace() != null) {
-            namespaceCodec.write((N) t.namespace(), out);
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot serialize timers", e);
-      }
-      return bytes.toByteArray();
-    };
-  }
-
-  /** An unsynchronized byte sink (ByteArrayOutputStream locks on every write). */
-  private static final class Bytes extends OutputStream {
-    private byte[] buf;
-    private int size;
-
-    Bytes(int capacity) {
-      buf = new byte[capacity];
-    }
-
-    @Override
-    public void write(int b) {
-      ensure(1);
-      buf[size++] = (byte) b;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      ensure(len);
-      System.arraycopy(b, off, buf, size, len);
-      size += len;
-    }
-
-    private void ensure(int more) {
-      if (size + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
-      }
-    }
-
-    byte[] toByteArray() {
-      return Arrays.copyOf(buf, size);
-    }
-  }
-
-  /** An unsynchronized reader of a byte array (ByteArrayInputStream locks on every read). */
-  private static final class BytesIn extends InputStream {
-    private final byte[] buf;
-    private int pos;
-
-    BytesIn(byte[] buf) {
-      this.buf = buf;
-    }
-
-    @Override
-    public int read() {
-      return pos < buf.length ? buf[pos++] & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      if (pos >= buf.length) {
-        return len == 0 ? 0 : -1;
-      }
-      int n = Math.min(len, buf.length - pos);
-      System.arraycopy(buf, pos, b, off, n);
-      pos += n;
-      return n;
-    }
-
-    @Override
-    public int available() {
-      return buf.length - pos;
-    }
+    int maxParallelism = backend.maxParallelism();
+    return () -> TimerSnapshotFormat.write(wm, maxParallelism, timers, cursors, deleted, namespaceCodec);
   }
 
   /**
-   * Adds the timers of {@code data} (written by {@link #snapshot}) whose key belongs to a key group
-   * of {@code range} among {@code maxParallelism}. When rescaling, call it once per snapshot that
-   * may hold such timers; the watermark becomes the lowest among the restored snapshots (timers
-   * above it have not fired in any of them).
+   * Adds the timers of {@code data} (written by {@link #snapshot}, or version 1 of the format)
+   * whose key belongs to a key group of {@code range} among {@code maxParallelism}. When rescaling,
+   * call it once per snapshot that may hold such timers; the watermark becomes the lowest among the
+   * restored snapshots (timers above it have not fired in any of them). A version 2 snapshot is
+   * only indexed here: its sections are checked as they are decoded, so a corrupt section or a
+   * wrong codec may surface later, from {@link #pollDue} or {@link #nextTimerTime}.
    *
    * @throws IllegalStateException when the service was already used (timers registered, deleted
-   *     or polled, or the watermark moved), or {@code data} is corrupt
+   *     or polled, or the watermark moved), or {@code data} is corrupt, or was written with another
+   *     {@code maxParallelism}
    */
   public <N> void restore(byte[] data, StateCodec<N> namespaceCodec, KeyGroupRange range, int maxParallelism) {
     if (used) {
       throw new IllegalStateException("timers can only be restored into a fresh timer service");
     }
-    try (DataInputStream in = new DataInputStream(new BytesIn(data))) {
-      if (in.readInt() != MAGIC || in.readByte() != VERSION) {
-        throw new IOException("not a timer snapshot (or an unsupported version)");
-      }
-      long snapshotWatermark = in.readLong();
-      watermark = restored ? Math.min(watermark, snapshotWatermark) : snapshotWatermark;
-      restored = true;
-      int n = in.readInt();
-      List<Timer> mine = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        byte[] keyBytes = new byte[in.readInt()];
-        in.readFully(keyBytes);
-        long time = in.readLong();
-        Object namespace = in.readBoolean() ? namespaceCodec.read(in) : null;
-        Key key = Key.fromBytes(keyBytes);
-        if (range.contains(key.keyGroup(maxParallelism))) {
-          mine.add(new Timer(key, namespace, time));
-        }
-      }
-      // in time order, each insertion into the heap is O(1)
-      mine.sort(BY_TIME);
-      for (Timer timer : mine) {
-        if (live.add(timer)) {
-          queue.add(timer);
-        }
-      }
-      if (in.available() != 0) {
-        throw new IOException(in.available() + " trailing bytes: does the namespace codec match?");
-      }
+    TimerSnapshotFormat.Restored r;
+    try {
+      r = TimerSnapshotFormat.read(data, namespaceCodec, range, maxParallelism);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("cannot restore timers: " + e.getMessage(), e);
+    }
+    watermark = restored ? Math.min(watermark, r.watermark()) : r.watermark();
+    restored = true;
+    // in time order, each insertion into the heap is O(1)
+    for (Timer timer : r.timers()) {
+      if (live.add(timer)) {
+        queue.add(timer);
+      }
+    }
+    for (TimerSection s : r.sections()) {
+      sections.add(s);
+      undecoded += s.remaining();
     }
   }
 }
