@@ -30,7 +30,8 @@ import java.util.Set;
  * namespace (a presence byte, then the namespace codec's form), the number of keys (varint), then
  * per key its serialized form (varint length, bytes). A restore reads the index and keeps the
  * sections of the key groups it owns as byte slices ({@link TimerSection}), decoding nothing else:
- * O(key groups), whatever the number of timers.
+ * O(key groups), whatever the number of timers. When they are less than half of the snapshot
+ * (rescaling), they are copied out of it (a memory copy, no decoding) so the rest can be collected.
  *
  * <p><b>Version 1</b> (read only): the watermark, the number of timers (int), then per timer its
  * key (int length, bytes), time (long) and namespace (presence byte, codec's form). Read eagerly.
@@ -186,7 +187,8 @@ final class TimerSnapshotFormat {
       throw new IOException("corrupt section count " + count);
     }
     long offset = HEADER + (long) count * INDEX_ENTRY;
-    List<TimerSection> sections = new ArrayList<>();
+    List<int[]> owned = new ArrayList<>(); // {key group, timers, offset, length}
+    long ownedBytes = 0;
     for (int i = 0; i < count; i++) {
       int kg = in.readInt();
       int timers = in.readInt();
@@ -195,12 +197,26 @@ final class TimerSnapshotFormat {
         throw new IOException("corrupt index entry " + i);
       }
       if (range.contains(kg)) {
-        sections.add(new TimerSection(data, (int) offset, length, timers, kg, namespaceCodec));
+        owned.add(new int[] {kg, timers, (int) offset, length});
+        ownedBytes += length;
       }
       offset += length;
     }
     if (offset != data.length) {
       throw new IOException((data.length - offset) + " bytes beyond the index's sections");
+    }
+    // owning a small part (rescaled): copy it, so the rest of the snapshot can be collected
+    byte[] bytes = ownedBytes < data.length / 2 ? new byte[(int) ownedBytes] : data;
+    int at = 0;
+    List<TimerSection> sections = new ArrayList<>(owned.size());
+    for (int[] o : owned) {
+      int start = o[2];
+      if (bytes != data) {
+        System.arraycopy(data, o[2], bytes, at, o[3]);
+        start = at;
+        at += o[3];
+      }
+      sections.add(new TimerSection(bytes, start, o[3], o[1], o[0], namespaceCodec));
     }
     return new Restored(watermark, List.of(), sections);
   }
