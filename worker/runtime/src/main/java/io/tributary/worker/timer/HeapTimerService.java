@@ -38,8 +38,9 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>a timer registered again after the restore fires once (taking it from its section removes
  *       it from the live set, and its queue entry is then skipped);
- *   <li>deleting a timer that may still be undecoded leaves a tombstone that drops it when
- *       decoded (registering it again clears the tombstone);
+ *   <li>deleting a timer that may still be undecoded (not earlier than every undecoded one)
+ *       leaves a tombstone that drops it when decoded; registering it again clears the tombstone,
+ *       and tombstones earlier than every undecoded timer are swept as their number doubles;
  *   <li>{@link #size()} may count a timer that was registered or deleted since the restore and is
  *       still undecoded one time too many; it is exact once the restored timers are decoded;
  *   <li>a snapshot holds exactly the live timers: the task thread copies the cursors (not the
