@@ -373,14 +373,26 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   /** Shards materialized per snapshot at most, unless they cannot log (overflow, failed upload). */
   static final int MAX_MATERIALIZATIONS = 8;
 
+  /**
+   * Log bytes (since their materializations) the open shards of a backend may hold in all: a
+   * snapshot materializes the shards with the longest logs beyond {@link #MAX_MATERIALIZATIONS}
+   * until they are below it. This bounds what a restore replays (C7) when state grows fast, when
+   * every shard's log grows by much every snapshot.
+   */
+  static final long LOG_BUDGET = 64L << 20;
+
   /** The open shards this snapshot materializes (see {@link #snapshot}). */
   private java.util.Set<Shard> dueForMaterialization() {
     java.util.Set<Shard> due = new java.util.HashSet<>();
     List<Shard> candidates = new ArrayList<>();
+    List<Shard> logging = new ArrayList<>();
+    long logged = 0;
     for (Shard s : shards) {
       if (s == null || s.reusable()) {
         continue;
       }
+      logging.add(s);
+      logged += s.logBytesSinceMaterialization();
       long maxLog = Math.max(MIN_LOG_BYTES, s.baseBytes() / 4);
       // spread over snapshots: shards written alike reach their segment limits at different times
       int maxSegments = 24 + Math.floorMod(s.keyGroup(), 16);
@@ -396,6 +408,15 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     candidates.sort(java.util.Comparator.comparingLong(Shard::pendingLogBytes).reversed());
     for (int i = 0; i < candidates.size() && i < MAX_MATERIALIZATIONS; i++) {
       due.add(candidates.get(i));
+    }
+    for (Shard s : due) {
+      logged -= s.logBytesSinceMaterialization();
+    }
+    logging.sort(java.util.Comparator.comparingLong(Shard::logBytesSinceMaterialization).reversed());
+    for (int i = 0; i < logging.size() && logged > LOG_BUDGET; i++) {
+      if (due.add(logging.get(i))) {
+        logged -= logging.get(i).logBytesSinceMaterialization();
+      }
     }
     return due;
   }

@@ -304,6 +304,10 @@ final class Shard implements AutoCloseable {
   }
 
   /** How much a restore would replay after the next logged snapshot; ranks shards for materialization. */
+  long logBytesSinceMaterialization() {
+    return changes == null ? 0 : logBytes + changes.size();
+  }
+
   long pendingLogBytes() {
     return changes == null ? Long.MAX_VALUE : logBytes + changes.size() + 4096L * log.size();
   }

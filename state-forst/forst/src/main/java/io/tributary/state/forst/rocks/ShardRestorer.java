@@ -55,11 +55,11 @@ final class ShardRestorer {
 
   /**
    * Replays one log segment into {@code shard}. A segment's object holds the log of every key group
-   * of one snapshot: a restore that opens all its key groups anyway (prefetch) downloads it once
-   * through the file cache for all of them; otherwise only the segment's bytes are read (C7).
+   * of one snapshot; only the segment's bytes are read (C7), locally when the object happens to be
+   * cached.
    */
   private void replay(Shard shard, ShardManifest.LogSegment seg) throws IOException {
-    if (!env.config.prefetchOnRestore() && !env.cache.contains(seg.object())) {
+    if (!env.cache.contains(seg.object())) {
       byte[] bytes = env.store.getRange(seg.object(), seg.offset(), seg.length());
       env.logBytesRead.add(bytes.length);
       shard.replay(bytes, 0, bytes.length);
