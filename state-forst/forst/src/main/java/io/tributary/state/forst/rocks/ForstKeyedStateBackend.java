@@ -522,7 +522,27 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     states.clear();
     currentShard = null;
     currentKey = null;
-    SnapshotWriter.deleteQuietly(workDir);
+    deleteInBackground(workDir);
+  }
+
+  /**
+   * Moves {@code dir} aside and deletes it on a transfer thread: a restart need not wait for
+   * thousands of unlinks (C5: it is only a cache; what is left if the process dies first goes with
+   * the local directory).
+   */
+  private void deleteInBackground(Path dir) {
+    Path aside = dir.resolveSibling(dir.getFileName() + ".deleted");
+    try {
+      java.nio.file.Files.move(dir, aside, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (java.io.IOException | RuntimeException e) {
+      SnapshotWriter.deleteQuietly(dir);
+      return;
+    }
+    try {
+      env.transfers.execute(() -> SnapshotWriter.deleteQuietly(aside));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      SnapshotWriter.deleteQuietly(aside);
+    }
   }
 
   /**
