@@ -227,28 +227,16 @@ public final class TaskGraph {
     for (OperatorState s : states) {
       watermark = Math.min(watermark, s.watermark());
       if (s.timers() != null && node.timers != null) {
-        // read in the background: records flow meanwhile; the first timer decision waits for it
-        String name = s.timers();
-        java.util.concurrent.CompletableFuture<byte[]> bytes = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-          try {
-            return checkpointing.store().getBytes(name);
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read timers " + name, e);
-          }
-        }, TaskGraph::timerReader);
-        node.timers.restoreLater(bytes, WindowOperator.namespaceCodec(), range, plan.maxParallelism(),
-            s.watermark());
+        try {
+          node.timers.restore(checkpointing.store().getBytes(s.timers()), WindowOperator.namespaceCodec(), range,
+              plan.maxParallelism());
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("cannot read timers " + s.timers(), e);
+        }
       }
     }
     node.watermark = watermark;
     node.pendingWatermark = watermark;
-  }
-
-  /** Runs a restore's read of a timer object on a thread of its own (blocking I/O). */
-  private static void timerReader(Runnable read) {
-    Thread t = new Thread(read, "timer-restore");
-    t.setDaemon(true);
-    t.start();
   }
 
   private SinkConnector sinkConnector(SinkPlan s) {

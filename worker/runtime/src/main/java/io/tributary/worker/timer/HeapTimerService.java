@@ -71,11 +71,6 @@ public final class HeapTimerService implements TimerService {
   /** Whether timers were registered, deleted or polled, or the watermark moved: restore is too late. */
   private boolean used;
   private boolean restored;
-  /** Restores whose bytes are still being read ({@link #restoreLater}); attached on first need. */
-  private final java.util.List<Pending> pending = new java.util.ArrayList<>();
-
-  private record Pending(java.util.concurrent.CompletableFuture<byte[]> data, StateCodec<?> namespaceCodec,
-      KeyGroupRange range, int maxParallelism) {}
 
   /** Timers scoped to {@code backend}'s current key. */
   public HeapTimerService(KeyedStateBackend backend) {
@@ -105,7 +100,7 @@ public final class HeapTimerService implements TimerService {
     Timer timer = new Timer(requireKey(), namespace, time);
     live.remove(timer);
     TimerSection first = sections.peek();
-    if (!pending.isEmpty() || first != null && time >= first.headTime()) {
+    if (first != null && time >= first.headTime()) {
       tombstones.add(timer);
       if (tombstones.size() >= tombstoneSweepAt) {
         sweepTombstones();
@@ -115,10 +110,6 @@ public final class HeapTimerService implements TimerService {
 
   /** Drops tombstones below every undecoded timer: nothing they could match is left. */
   private void sweepTombstones() {
-    if (!pending.isEmpty()) {
-      tombstoneSweepAt = Math.max(1024, tombstones.size() * 2);
-      return; // the restored timers they may match are not known yet
-    }
     TimerSection first = sections.peek();
     long earliest = first == null ? Long.MAX_VALUE : first.headTime();
     tombstones.removeIf(t -> t.time() < earliest);
@@ -153,7 +144,6 @@ public final class HeapTimerService implements TimerService {
    * @throws IllegalArgumentException when {@code watermark} is below the current watermark
    */
   public Timer pollDue(long watermark) {
-    attach();
     moveWatermark(watermark);
     Timer head = liveHead();
     TimerSection section = sectionHead();
@@ -190,13 +180,11 @@ public final class HeapTimerService implements TimerService {
    * deleted since the restore that is among them may be counted once too often.
    */
   public int size() {
-    attach();
     return (int) Math.min(Integer.MAX_VALUE, live.size() + undecoded);
   }
 
   /** Time of the earliest live timer, {@code Long.MAX_VALUE} when there is none. */
   public long nextTimerTime() {
-    attach();
     Timer head = liveHead();
     TimerSection section = sectionHead();
     long restoredTime = section == null ? Long.MAX_VALUE : section.headTime();
@@ -275,7 +263,6 @@ public final class HeapTimerService implements TimerService {
    * usable from another thread.
    */
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
-    attach();
     Timer[] timers = live.toArray(new Timer[0]);
     TimerSection[] cursors = new TimerSection[sections.size()];
     int i = 0;
@@ -321,56 +308,6 @@ public final class HeapTimerService implements TimerService {
     for (TimerSection s : r.sections()) {
       sections.add(s);
       undecoded += s.remaining();
-    }
-  }
-
-  /**
-   * Like {@link #restore}, with the snapshot's bytes still being read (in the background): the
-   * task can process records meanwhile. Timers registered or deleted until the bytes are needed
-   * count as after the restore (registered again, or deleted); the bytes are waited for by the
-   * first {@link #pollDue}, {@link #nextTimerTime}, {@link #size} or snapshot. The watermark is
-   * {@code watermark}, the restored operator's (the lowest, over several restores); the snapshot's
-   * own is not waited for: a timer at or below the next watermark fires whatever the service's.
-   *
-   * @throws IllegalStateException when the service was already used; when the bytes cannot be read
-   *     or are corrupt, the call that waits for them throws it
-   */
-  public <N> void restoreLater(java.util.concurrent.CompletableFuture<byte[]> data, StateCodec<N> namespaceCodec,
-      KeyGroupRange range, int maxParallelism, long watermark) {
-    if (used) {
-      throw new IllegalStateException("timers can only be restored into a fresh timer service");
-    }
-    this.watermark = restored ? Math.min(this.watermark, watermark) : watermark;
-    restored = true;
-    pending.add(new Pending(data, namespaceCodec, range, maxParallelism));
-  }
-
-  /** Waits for the bytes of pending restores and adds their timers (see {@link #restoreLater}). */
-  private void attach() {
-    if (pending.isEmpty()) {
-      return;
-    }
-    java.util.List<Pending> waiting = new java.util.ArrayList<>(pending);
-    pending.clear();
-    for (Pending p : waiting) {
-      TimerSnapshotFormat.Restored r;
-      try {
-        r = TimerSnapshotFormat.read(p.data().join(), p.namespaceCodec(), p.range(), p.maxParallelism());
-      } catch (IOException | RuntimeException e) {
-        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-            ? e.getCause() : e;
-        throw new IllegalStateException("cannot restore timers: " + cause.getMessage(), cause);
-      }
-      for (Timer timer : r.timers()) {
-        // registered again since: already live; deleted since: its tombstone drops it
-        if (!tombstones.remove(timer) && live.add(timer)) {
-          queue.add(timer);
-        }
-      }
-      for (TimerSection s : r.sections()) {
-        sections.add(s);
-        undecoded += s.remaining();
-      }
     }
   }
 }
