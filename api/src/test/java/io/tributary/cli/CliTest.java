@@ -2,14 +2,10 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI: exit codes, one-line errors without stack traces, and a run that commits its output. */
@@ -17,35 +13,16 @@ class CliTest {
   @TempDir
   Path tmp;
 
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private PrintStream oldErr;
-  private PrintStream oldOut;
+  @RegisterExtension
+  final StdStreams std = new StdStreams();
 
-  @BeforeEach
-  void capture() {
-    oldErr = System.err;
-    oldOut = System.out;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setErr(oldErr);
-    System.setOut(oldOut);
-  }
-
-  private String err() {
-    return err.toString(StandardCharsets.UTF_8);
-  }
 
   @Test
   void aMissingSpecFileIsOneLineAndExitCode2() {
     int code = Main.execute("run", tmp.resolve("nope.yaml").toString());
     assertThat(code).isEqualTo(2);
-    assertThat(err()).startsWith("tributary: no such file: ").doesNotContain("\tat ");
-    assertThat(err().strip().lines()).hasSize(1);
+    assertThat(std.err()).startsWith("tributary: no such file: ").doesNotContain("\tat ");
+    assertThat(std.err().strip().lines()).hasSize(1);
   }
 
   @Test
@@ -62,7 +39,7 @@ class CliTest {
         """);
     int code = Main.execute("validate", spec.toString());
     assertThat(code).isEqualTo(2);
-    assertThat(err())
+    assertThat(std.err())
         .contains("/name")
         .contains("/sources/s/path")
         .contains("/operators/0/window/size")
@@ -73,8 +50,8 @@ class CliTest {
   @Test
   void validatePrintsThePlanWithKeyGroups() throws Exception {
     int code = Main.execute("validate", Path.of("../examples/clicks-per-user.yaml").toString(), "-p", "3");
-    assertThat(code).as(err()).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("hash by [user]").contains("key groups");
+    assertThat(code).as(std.err()).isZero();
+    assertThat(std.out()).contains("hash by [user]").contains("key groups");
   }
 
   @Test
@@ -97,11 +74,11 @@ class CliTest {
           out: {input: counts, type: file, path: %s}
         """.formatted(input, tmp.resolve("out")));
     int code = Main.execute("run", spec.toString(), "--progress-interval", "0");
-    assertThat(code).as(err()).isZero();
+    assertThat(code).as(std.err()).isZero();
     assertThat(Pipelines.committed(tmp.resolve("out"))).containsExactly(
         "{\"k\":\"a\",\"window_start\":0,\"window_end\":2000,\"n\":1,\"revision\":0}",
         "{\"k\":\"a\",\"window_start\":2000,\"window_end\":4000,\"n\":1,\"revision\":0}",
         "{\"k\":\"b\",\"window_start\":0,\"window_end\":2000,\"n\":1,\"revision\":0}");
-    assertThat(err()).contains("malformed 1").contains("finished");
+    assertThat(std.err()).contains("malformed 1").contains("finished");
   }
 }

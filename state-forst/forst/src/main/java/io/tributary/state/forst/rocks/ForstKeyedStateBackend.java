@@ -12,9 +12,12 @@ import io.tributary.state.ValueState;
 import io.tributary.state.WindowState;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -323,8 +326,9 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * shard is due when its log since the last materialization grew past a quarter of its files (at
    * least {@link #MIN_LOG_BYTES}) or a few dozen segments, which bounds what a restore replays; at
    * most {@link #MAX_MATERIALIZATIONS} shards are materialized per snapshot, longest logs first, so
-   * the work spreads over snapshots. A shard whose log overflowed, or whose earlier upload failed,
-   * is materialized at once. Key groups without any state (never written, never restored) are
+   * the work spreads over snapshots, and beyond that as many as keep the logs within
+   * {@link #LOG_BUDGET}. A shard whose log overflowed, or whose earlier upload failed, is
+   * materialized at once. Key groups without any state (never written, never restored) are
    * absent from the result.
    */
   @Override
@@ -337,7 +341,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         new byte[0], new CompletableFuture<>());
     List<CompletableFuture<?>> dependencies = new ArrayList<>();
     try {
-      java.util.Set<Shard> materialize = dueForMaterialization();
+      Set<Shard> materialize = dueForMaterialization();
       BytesOut log = new BytesOut(1024);
       for (int i = 0; i < shards.length; i++) {
         Shard s = collect(i, checkpointId, materialize, taken, reused);
@@ -382,8 +386,8 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   static final long LOG_BUDGET = 64L << 20;
 
   /** The open shards this snapshot materializes (see {@link #snapshot}). */
-  private java.util.Set<Shard> dueForMaterialization() {
-    java.util.Set<Shard> due = new java.util.HashSet<>();
+  private Set<Shard> dueForMaterialization() {
+    Set<Shard> due = new HashSet<>();
     List<Shard> candidates = new ArrayList<>();
     List<Shard> logging = new ArrayList<>();
     long logged = 0;
@@ -396,23 +400,21 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       long maxLog = Math.max(MIN_LOG_BYTES, s.baseBytes() / 4);
       // spread over snapshots: shards written alike reach their segment limits at different times
       int maxSegments = 24 + Math.floorMod(s.keyGroup(), 16);
-      if (!s.dueForMaterialization(maxLog, maxSegments)) {
-        continue;
-      }
-      if (s.dueForMaterialization(Long.MAX_VALUE, Integer.MAX_VALUE)) {
-        due.add(s); // cannot log
-      } else {
+      if (s.mustMaterialize()) {
+        due.add(s);
+      } else if (s.logReached(maxLog, maxSegments)) {
         candidates.add(s);
       }
     }
-    candidates.sort(java.util.Comparator.comparingLong(Shard::pendingLogBytes).reversed());
+    Comparator<Shard> longestLogFirst = Comparator.comparingLong(Shard::logBytesSinceMaterialization).reversed();
+    candidates.sort(longestLogFirst);
     for (int i = 0; i < candidates.size() && i < MAX_MATERIALIZATIONS; i++) {
       due.add(candidates.get(i));
     }
     for (Shard s : due) {
       logged -= s.logBytesSinceMaterialization();
     }
-    logging.sort(java.util.Comparator.comparingLong(Shard::logBytesSinceMaterialization).reversed());
+    logging.sort(longestLogFirst);
     for (int i = 0; i < logging.size() && logged > LOG_BUDGET; i++) {
       if (due.add(logging.get(i))) {
         logged -= logging.get(i).logBytesSinceMaterialization();
@@ -441,8 +443,10 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       s.logged(new ShardManifest.LogSegment(changes.name(), log.size(), bytes.length), changes.durable());
       log.write(bytes);
     }
-    List<ShardManifest.LogSegment> segments = new ArrayList<>();
-    s.log().forEach(x -> segments.add(x.segment()));
+    List<ShardManifest.LogSegment> segments = new ArrayList<>(s.log().size());
+    for (Shard.Logged l : s.log()) {
+      segments.add(l.segment());
+    }
     s.uploadStarted();
     return new SnapshotWriter.Logged(s, s.base(), segments);
   }
@@ -451,7 +455,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * Adds shard {@code i} to {@code reused} or {@code taken}; returns it when it is to be logged
    * instead.
    */
-  private Shard collect(int i, long checkpointId, java.util.Set<Shard> materialize,
+  private Shard collect(int i, long checkpointId, Set<Shard> materialize,
       List<SnapshotWriter.Taken> taken, List<SnapshotWriter.Reused> reused) {
     Shard s = shards[i];
     if (s == null) {

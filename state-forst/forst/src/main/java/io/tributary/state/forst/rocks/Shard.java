@@ -49,7 +49,6 @@ final class Shard implements AutoCloseable {
   private CompletableFuture<List<ShardManifest.ShardFile>> base;
   /** The log segments written since that materialization, each with the upload that makes it durable. */
   private final List<Logged> log = new ArrayList<>();
-  private long logBytes;
 
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
@@ -77,7 +76,6 @@ final class Shard implements AutoCloseable {
         s.base = CompletableFuture.completedFuture(restored.files());
         for (ShardManifest.LogSegment seg : restored.log()) {
           s.log.add(new Logged(seg, CompletableFuture.completedFuture(null)));
-          s.logBytes += seg.length();
         }
         s.rebuildAfterMisses = Math.max(KeyFilter.MIN_CAPACITY, s.estimatedKeys() / 8);
       } else {
@@ -276,23 +274,17 @@ final class Shard implements AutoCloseable {
         changes.clear();
       }
       log.clear();
-      logBytes = 0;
     } catch (RocksDBException e) {
       throw failure("checkpoint into " + target, e);
     }
   }
 
-  /** Whether this shard logs its writes, so a snapshot may upload the log instead of materializing. */
-  boolean logsChanges() {
-    return changes != null;
-  }
-
   /**
-   * Whether the next snapshot must materialize this shard rather than log: the log overflowed, an
-   * upload it depends on failed, or the log reached {@code maxLogBytes} or {@code maxSegments}.
+   * Whether the next snapshot cannot log this shard and must materialize it: it does not log, its
+   * log overflowed, or an upload its manifest would build on failed.
    */
-  boolean dueForMaterialization(long maxLogBytes, int maxSegments) {
-    if (changes == null || changes.overflowed() || base == null || base.isCompletedExceptionally()) {
+  boolean mustMaterialize() {
+    if (changes == null || changes.overflowed() || base.isCompletedExceptionally()) {
       return true;
     }
     for (Logged l : log) {
@@ -300,21 +292,29 @@ final class Shard implements AutoCloseable {
         return true;
       }
     }
-    return logBytes + changes.size() > maxLogBytes || log.size() >= maxSegments;
+    return false;
   }
 
-  /** How much a restore would replay after the next logged snapshot; ranks shards for materialization. */
+  /** Whether the log since the last materialization reached {@code maxLogBytes} or {@code maxSegments}. */
+  boolean logReached(long maxLogBytes, int maxSegments) {
+    return logBytesSinceMaterialization() > maxLogBytes || log.size() >= maxSegments;
+  }
+
+  /** What a restore would replay after the next logged snapshot; ranks shards for materialization. */
   long logBytesSinceMaterialization() {
-    return changes == null ? 0 : logBytes + changes.size();
-  }
-
-  long pendingLogBytes() {
-    return changes == null ? Long.MAX_VALUE : logBytes + changes.size() + 4096L * log.size();
+    if (changes == null) {
+      return 0;
+    }
+    long n = changes.size();
+    for (Logged l : log) {
+      n += l.segment().length();
+    }
+    return n;
   }
 
   /** Bytes of the durable files of the last materialization, when known; 0 otherwise. */
   long baseBytes() {
-    List<ShardManifest.ShardFile> files = base == null ? null : base.getNow(null);
+    List<ShardManifest.ShardFile> files = base.getNow(null);
     long n = 0;
     if (files != null) {
       for (ShardManifest.ShardFile f : files) {
@@ -336,12 +336,11 @@ final class Shard implements AutoCloseable {
   /** Records a segment of this shard's log and the upload that makes it durable. */
   void logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {
     log.add(new Logged(segment, durable));
-    logBytes += segment.length();
   }
 
-  /** The log since the last materialization, oldest first (task thread). */
+  /** The log since the last materialization, oldest first (task thread; read only). */
   List<Logged> log() {
-    return List.copyOf(log);
+    return log;
   }
 
   /** The files of the last materialization; completes when they are durable. */
