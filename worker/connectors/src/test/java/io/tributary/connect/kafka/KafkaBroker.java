@@ -89,15 +89,35 @@ public final class KafkaBroker implements AutoCloseable {
     return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
   }
 
-  /** Creates a topic with replication factor 1 and waits for it. */
+  /**
+   * Creates a topic with replication factor 1 and waits until every partition has a leader: a
+   * producer whose first batch to a partition meets NOT_LEADER_OR_FOLLOWER may, idempotent, retry
+   * with OUT_OF_ORDER_SEQUENCE_NUMBER until its delivery timeout.
+   */
   public void createTopic(String name, int partitions) {
     try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!allLed(admin, name)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("topic " + name + " has partitions without a leader after 30 s");
+        }
+        Thread.onSpinWait();
+      }
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("cannot create topic " + name, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static boolean allLed(Admin admin, String topic) throws InterruptedException {
+    try {
+      return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+          .partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false; // not known to the broker's metadata yet
     }
   }
 
