@@ -38,6 +38,15 @@ public interface ObjectStore extends AutoCloseable {
   /** Downloads {@code name} into {@code target} (created or replaced). */
   void get(String name, Path target) throws IOException;
 
+  /**
+   * Like {@link #get}, for a caller that never changes {@code target} (it only reads it, or deletes
+   * it): a store may then share the object's bytes with {@code target} instead of copying them, as
+   * a local store does with a hard link. The default is {@link #get}.
+   */
+  default void getShared(String name, Path target) throws IOException {
+    get(name, target);
+  }
+
   /** The whole object. */
   byte[] getBytes(String name) throws IOException;
 

@@ -160,7 +160,7 @@ public final class FileCache implements AutoCloseable {
   private long download(Entry entry) throws IOException {
     for (int attempt = 1; ; attempt++) {
       try {
-        store.get(entry.name, entry.path);
+        store.getShared(entry.name, entry.path); // cached files are only read, never changed
         return Files.size(entry.path);
       } catch (NoSuchFileException e) {
         boolean wipedLocally = e.getFile() != null && e.getFile().startsWith(directory.toString());

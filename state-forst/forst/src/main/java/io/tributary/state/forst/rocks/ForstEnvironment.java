@@ -28,6 +28,12 @@ final class ForstEnvironment implements AutoCloseable {
   final SharedFileRegistry registry;
   final ExecutorService transfers;
   /**
+   * Fetches the files of a shard that a task waits for right now ({@link ShardRestorer#open} when
+   * urgent), so they never queue behind the prefetch of other key groups on {@link #transfers}.
+   * Grows with demand: at most one urgent opening per task at a time.
+   */
+  final ExecutorService urgentTransfers;
+  /**
    * Takes the local checkpoints of a snapshot's shards in parallel while the task thread waits:
    * each one is a few fsyncs, so many in flight finish far sooner than one after another.
    */
@@ -56,6 +62,12 @@ final class ForstEnvironment implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    AtomicInteger u = new AtomicInteger();
+    this.urgentTransfers = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "forst-urgent-transfer-" + u.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     AtomicInteger m = new AtomicInteger();
     this.shardCheckpoints = Executors.newFixedThreadPool(SHARD_CHECKPOINT_THREADS, r -> {
       Thread t = new Thread(r, "forst-checkpoint-" + m.incrementAndGet());
@@ -79,6 +91,7 @@ final class ForstEnvironment implements AutoCloseable {
   public void close() {
     shardCheckpoints.shutdown();
     transfers.shutdown();
+    urgentTransfers.shutdown();
     try {
       transfers.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {

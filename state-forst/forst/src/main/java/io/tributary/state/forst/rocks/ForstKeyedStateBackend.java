@@ -62,7 +62,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   static final long LOG_MEMORY = 64L << 20;
   static final long MIN_LOG_LIMIT = 256L << 10;
   /** Restored shards being opened in the background, by index; null once taken. */
-  private final CompletableFuture<Shard>[] opening;
+  private final Opening[] opening;
 
   ForstKeyedStateBackend(ForstEnvironment env, StateNames names, KeyGroupRange range, int maxParallelism,
       Map<Integer, RestoredGroup> restoredGroups) {
@@ -80,7 +80,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     this.restorer = new ShardRestorer(env);
     this.writer = new SnapshotWriter(env, names);
     this.restoredRegistration = new RestoredRegistration(env.registry, restoredGroups.values());
-    this.opening = newFutures(range.size());
+    this.opening = new Opening[range.size()];
     this.logLimit = env.config.changeLog() ? (int) Math.max(MIN_LOG_LIMIT, LOG_MEMORY / range.size()) : 0;
     prefetch();
   }
@@ -99,22 +99,60 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static CompletableFuture<Shard>[] newFutures(int n) {
-    return new CompletableFuture[n];
-  }
-
-  /** The shard at {@code index} once its background opening finished, or null if none was started. */
-  private Shard awaitOpening(int index) {
-    CompletableFuture<Shard> f = opening[index];
-    if (f == null) {
+  /**
+   * The shard at {@code index} once its opening finished, or null if none was started. With
+   * {@code takeOver}, an opening that no pool thread has taken up yet runs here, at once and with its
+   * files fetched ahead of every queued one: the caller (the task thread, for a record of that key
+   * group) would otherwise wait behind the opening of every other restored key group.
+   */
+  private Shard awaitOpening(int index, boolean takeOver) {
+    Opening o = opening[index];
+    if (o == null) {
       return null;
     }
     opening[index] = null;
+    if (takeOver) {
+      o.run(true);
+    }
     try {
-      return f.join();
+      return o.result.join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * The opening of one shard: queued on the shard pool, and run by whichever comes first, a pool
+   * thread or a caller that needs the shard now ({@link #awaitOpening}).
+   */
+  private final class Opening {
+    private final int index;
+    private final java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
+    final CompletableFuture<Shard> result = new CompletableFuture<>();
+
+    Opening(int index) {
+      this.index = index;
+    }
+
+    /** Opens the shard unless that was taken up already; {@code urgent}: fetch ahead of queued openings. */
+    void run(boolean urgent) {
+      if (!taken.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        result.complete(openShard(index, urgent));
+      } catch (Throwable t) {
+        result.completeExceptionally(t);
+      }
+    }
+
+    /** Drops the opening if nothing took it up yet; true if so (no shard will exist). */
+    boolean cancel() {
+      if (taken.compareAndSet(false, true)) {
+        result.complete(null);
+        return true;
+      }
+      return false;
     }
   }
 
@@ -189,9 +227,9 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       checkOpen();
       s = shards[currentIndex];
       if (s == null) {
-        s = awaitOpening(currentIndex);
+        s = awaitOpening(currentIndex, true);
         if (s == null) {
-          s = openShard(currentIndex);
+          s = openShard(currentIndex, true);
         }
         shards[currentIndex] = s;
       }
@@ -220,7 +258,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     RuntimeException failure = null;
     for (int index : missing) {
       try {
-        shards[index] = awaitOpening(index);
+        shards[index] = awaitOpening(index, false); // the pool opens them in parallel
       } catch (RuntimeException e) {
         failure = failure == null ? e : failure;
       }
@@ -245,11 +283,13 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   /** Starts opening shard {@code index} on the shard pool, unless that already started. */
   private void startOpening(int index) {
     if (opening[index] == null) {
-      opening[index] = CompletableFuture.supplyAsync(() -> openShard(index), env.shardCheckpoints);
+      Opening o = new Opening(index);
+      opening[index] = o;
+      env.shardCheckpoints.execute(() -> o.run(false));
     }
   }
 
-  private Shard openShard(int index) {
+  private Shard openShard(int index, boolean urgent) {
     int group = range.start() + index;
     Path dir = workDir.resolve("kg-" + group);
     RestoredGroup r = restored[index];
@@ -258,7 +298,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     if (r == null) {
       s = Shard.open(env.rocks, group, dir, null, null, logLimit);
     } else {
-      s = restorer.open(group, r.manifestName(), r.manifest(), dir, logLimit);
+      s = restorer.open(group, r.manifestName(), r.manifest(), dir, logLimit, urgent);
     }
     env.shardsOpened.increment();
     env.shardOpenNanos.add(System.nanoTime() - t0);
@@ -513,13 +553,14 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     }
     closed = true;
     for (int i = 0; i < opening.length; i++) {
-      if (opening[i] != null) {
+      Opening o = opening[i];
+      opening[i] = null;
+      if (o != null && !o.cancel()) {
         try {
-          shards[i] = opening[i].join();
+          shards[i] = o.result.join();
         } catch (RuntimeException e) {
           // never used: nothing to close
         }
-        opening[i] = null;
       }
     }
     closeShards();
@@ -553,21 +594,36 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * Closes the open shards, several at once: closing a RocksDB instance waits for its background
    * work, and a restart waits for all of them.
    */
+  /**
+   * Closes the open shards, several at once: the pool's threads and this one take shards from a
+   * queue, so this waits only for closes in progress, never for pool threads busy elsewhere.
+   */
   private void closeShards() {
-    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    java.util.Queue<Shard> left = new java.util.concurrent.ConcurrentLinkedQueue<>();
     for (int i = 0; i < shards.length; i++) {
-      Shard s = shards[i];
-      shards[i] = null;
-      if (s != null) {
-        closing.add(CompletableFuture.runAsync(s::close, env.shardCheckpoints));
+      if (shards[i] != null) {
+        left.add(shards[i]);
+        shards[i] = null;
       }
     }
-    for (CompletableFuture<Void> c : closing) {
-      try {
-        c.join();
-      } catch (java.util.concurrent.CompletionException e) {
-        // a shard that fails to close leaves only local files, deleted next (C5)
+    java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(left.size());
+    Runnable drain = () -> {
+      for (Shard s; (s = left.poll()) != null; closed.countDown()) {
+        try {
+          s.close();
+        } catch (RuntimeException e) {
+          // a shard that fails to close leaves only local files, deleted next (C5)
+        }
       }
+    };
+    for (int i = 1; i < Math.min(left.size(), ForstEnvironment.SHARD_CHECKPOINT_THREADS); i++) {
+      env.shardCheckpoints.execute(drain);
+    }
+    drain.run();
+    try {
+      closed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -39,6 +39,11 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
     this.env = new ForstEnvironment(config);
   }
 
+  /** What this factory's backends share (tests reach its thread pools). */
+  ForstEnvironment environment() {
+    return env;
+  }
+
   /** A factory for the given configuration. */
   public static ForstStateBackendFactory fromConfig(ForstConfig config) {
     return new ForstStateBackendFactory(config);

@@ -26,13 +26,18 @@ final class ShardRestorer {
     this.env = env;
   }
 
-  /** Opens the shard of {@code manifest} in {@code dir}; it logs up to {@code logLimit} bytes (0: none). */
-  Shard open(int keyGroup, String manifestName, ShardManifest manifest, Path dir, int logLimit) {
+  /**
+   * Opens the shard of {@code manifest} in {@code dir}; it logs up to {@code logLimit} bytes (0:
+   * none). {@code urgent}: a caller waits for this shard now, so its files are fetched on threads of
+   * their own instead of queuing behind the prefetch of other shards.
+   */
+  Shard open(int keyGroup, String manifestName, ShardManifest manifest, Path dir, int logLimit, boolean urgent) {
     try {
       Files.createDirectories(dir);
       List<CompletableFuture<Void>> fetches = new ArrayList<>();
+      java.util.concurrent.Executor pool = urgent ? env.urgentTransfers : env.transfers;
       for (ShardManifest.ShardFile f : manifest.files()) {
-        fetches.add(CompletableFuture.runAsync(() -> fetch(f, dir.resolve(f.local())), env.transfers));
+        fetches.add(CompletableFuture.runAsync(() -> fetch(f, dir.resolve(f.local())), pool));
       }
       CompletableFuture.allOf(fetches.toArray(new CompletableFuture<?>[0])).join();
     } catch (IOException | CompletionException e) {

@@ -70,6 +70,12 @@ public final class InstrumentedObjectStore implements ObjectStore {
   }
 
   @Override
+  public void getShared(String name, Path target) throws IOException {
+    counted(() -> delegate.getShared(name, target));
+    read(Files.size(target));
+  }
+
+  @Override
   public byte[] getBytes(String name) throws IOException {
     byte[] bytes = counted(() -> delegate.getBytes(name));
     read(bytes.length);

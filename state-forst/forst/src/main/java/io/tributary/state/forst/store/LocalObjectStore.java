@@ -99,6 +99,25 @@ public final class LocalObjectStore implements ObjectStore {
     LocalFiles.moveReplacing(temp, target);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A hard link (objects never change in place, and the caller promised not to change
+   * {@code target}), or a copy where the file system cannot link (another file system).
+   */
+  @Override
+  public void getShared(String name, Path target) throws IOException {
+    Path source = existing(name);
+    Path temp = LocalFiles.tempFor(target.toAbsolutePath());
+    try {
+      Files.createLink(temp, source);
+    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
+      get(name, target);
+      return;
+    }
+    LocalFiles.moveReplacing(temp, target);
+  }
+
   @Override
   public byte[] getBytes(String name) throws IOException {
     return Files.readAllBytes(existing(name));

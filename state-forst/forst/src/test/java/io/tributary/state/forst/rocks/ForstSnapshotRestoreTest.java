@@ -1,6 +1,7 @@
 package io.tributary.state.forst.rocks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tributary.state.Key;
 import io.tributary.state.KeyGroupRange;
@@ -10,9 +11,12 @@ import io.tributary.state.ValueState;
 import io.tributary.state.WindowState;
 import io.tributary.state.forst.rocks.TestCodecs.Window;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,13 +110,54 @@ class ForstSnapshotRestoreTest {
     env.factory = ForstStateBackendFactory.fromConfig(
         new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
     KeyedStateBackend untouched = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap));
-    untouched.close(); // waits for the background openings: every key group was opened without any access
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (env.factory.metrics().shardsOpened() < snap.manifests().size() && System.nanoTime() < deadline) {
+      Thread.onSpinWait(); // every key group opens without any access
+    }
     assertThat(env.factory.metrics().shardsOpened()).isEqualTo(snap.manifests().size());
+    untouched.close();
     try (KeyedStateBackend b = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap))) {
       assertValues(b, 0, KEYS, 1);
       StateSnapshot again = b.snapshot(2).get();
       assertThat(again.manifests()).as("nothing changed: the restored manifests are referenced again")
           .isEqualTo(snap.manifests());
+    }
+  }
+
+  @Test
+  void aKeyGroupInUseOpensAtOnceWhileThePrefetchQueuesAndClosingDropsTheQueue() throws Exception {
+    StateSnapshot snap;
+    try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      write(b, 0, KEYS, 1);
+      snap = b.snapshot(1).get();
+    }
+    env.factory.close();
+    SnapshotWriter.deleteQuietly(env.localDir);
+    env.factory = ForstStateBackendFactory.fromConfig(
+        new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
+    // every thread of the shard pool busy: the prefetch can only queue
+    CountDownLatch busy = new CountDownLatch(ForstEnvironment.SHARD_CHECKPOINT_THREADS);
+    CountDownLatch release = new CountDownLatch(1);
+    for (int i = 0; i < ForstEnvironment.SHARD_CHECKPOINT_THREADS; i++) {
+      env.factory.environment().shardCheckpoints.execute(() -> {
+        busy.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    busy.await();
+    try {
+      KeyedStateBackend b = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap));
+      assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertValues(b, 7, 8, 1),
+          "the key group in use waits behind the queued prefetch");
+      assertThat(env.factory.metrics().shardsOpened()).isEqualTo(1);
+      assertTimeoutPreemptively(Duration.ofSeconds(60), b::close, "closing waits for queued openings");
+      assertThat(env.factory.metrics().shardsOpened()).isEqualTo(1);
+    } finally {
+      release.countDown();
     }
   }
 

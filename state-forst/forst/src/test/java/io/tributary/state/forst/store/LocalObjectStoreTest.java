@@ -29,6 +29,16 @@ class LocalObjectStoreTest extends ObjectStoreContract {
   }
 
   @Test
+  void sharedGetsLinkInsteadOfCopying() throws Exception {
+    store.put("a/big.sst", new byte[1 << 20]);
+    Path target = tmp.resolve("cache").resolve("big.sst");
+    store.getShared("a/big.sst", target);
+    assertThat(Files.isSameFile(target, tmp.resolve("objects").resolve("a/big.sst"))).isTrue();
+    store.get("a/big.sst", tmp.resolve("copy"));
+    assertThat(Files.isSameFile(tmp.resolve("copy"), target)).as("a plain get copies").isFalse();
+  }
+
+  @Test
   void leftoverTempFilesOfACrashedWriterAreInvisible() throws Exception {
     Path root = tmp.resolve("objects");
     Files.createDirectories(root.resolve("a"));

@@ -101,6 +101,21 @@ abstract class ObjectStoreContract {
   }
 
   @Test
+  void sharedGetsSurviveDeletesAndReplacementsOfTheObject() throws Exception {
+    store.put("shared/x.sst", bytes("immutable"));
+    Path target = tmp.resolve("cache").resolve("x.sst");
+    Files.createDirectories(target.getParent());
+    Files.write(target, bytes("stale local copy"));
+
+    store.getShared("shared/x.sst", target);
+    store.put("shared/x.sst", bytes("a new object under the old name"));
+    assertThat(Files.readAllBytes(target)).isEqualTo(bytes("immutable"));
+    store.delete("shared/x.sst");
+    assertThat(Files.readAllBytes(target)).isEqualTo(bytes("immutable"));
+    assertThatThrownBy(() -> store.getShared("shared/x.sst", tmp.resolve("y"))).isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
   void emptyObjectsAreObjects() throws Exception {
     store.put("empty", new byte[0]);
     assertThat(store.exists("empty")).isTrue();
