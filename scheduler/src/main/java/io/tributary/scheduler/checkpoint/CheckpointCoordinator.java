@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * metadata object is written without overwrite, the job's latest pointer is advanced by a write
  * conditional on the version this coordinator last wrote and on its epoch, and only then the
  * checkpoint is complete: the job's sinks commit, and checkpoints beyond the retained number are
- * discarded (their state released through the backends' registries, C8). Savepoints complete the
+ * discarded (their state released through the backends' registries, C8, and their objects deleted
+ * on a thread of their own, so neither the next checkpoint nor a restart waits for the deletes).
+ * Savepoints complete the
  * same way and are never discarded, but first their state is copied into the savepoint's directory
  * ({@link StateBackendFactory#copyTo}, timer objects with {@link io.tributary.state.store.ObjectStore#copy}),
  * and their metadata references only those copies: a savepoint is self-contained and shares no
@@ -94,6 +96,12 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   private final Listener listener;
   private final long epoch;
   private final ScheduledExecutorService thread;
+  /**
+   * Releases and deletes what discarded checkpoints (and replaced savepoint state) alone referenced,
+   * in order. Nothing waits for it: closing lets it finish in the background, and a crash meanwhile
+   * leaves objects that the next run sweeps, as any crash does.
+   */
+  private final java.util.concurrent.ExecutorService garbage;
   private CheckpointTarget target;
   private long nextId;
   private long pointerVersion;
@@ -155,6 +163,13 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
         r -> {
           Thread t = new Thread(r, "checkpoint-coordinator " + settings.job());
+          t.setDaemon(true);
+          return t;
+        });
+    // one thread at most, gone when idle
+    this.garbage = new java.util.concurrent.ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "checkpoint-garbage " + settings.job());
           t.setDaemon(true);
           return t;
         });
@@ -435,12 +450,15 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    */
   private void releaseCopiedSavepoints() {
     for (CheckpointMetadata md : copiedSavepoints) {
-      release(md);
+      garbage.execute(() -> release(md));
     }
     copiedSavepoints.clear();
   }
 
-  /** A checkpoint beyond the retained number: forget it and delete what only it referenced. */
+  /**
+   * A checkpoint beyond the retained number: forget it now, and release and delete what only it
+   * referenced in the background.
+   */
   private void discard(CheckpointStore.Retained r) {
     CheckpointMetadata md;
     try {
@@ -450,13 +468,15 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     store.removeRetained(r.kind(), r.id());
-    release(md);
-    store.deleteObjects(List.of(r.path()));
+    garbage.execute(() -> {
+      release(md);
+      store.deleteObjects(List.of(r.path()));
+    });
   }
 
   /** Releases {@code md}'s keyed state in the backends and deletes its timer objects. */
   private void release(CheckpointMetadata md) {
-    List<String> garbage = new ArrayList<>();
+    List<String> timerObjects = new ArrayList<>();
     for (TaskState t : md.tasks()) {
       t.operators().forEach((op, s) -> {
         if (s.keyed() != null) {
@@ -466,11 +486,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
           }
         }
         if (s.timers() != null) {
-          garbage.add(s.timers());
+          timerObjects.add(s.timers());
         }
       });
     }
-    store.deleteObjects(garbage);
+    store.deleteObjects(timerObjects);
   }
 
   private void retainState(CheckpointMetadata md) {
@@ -493,6 +513,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     thread.execute(() -> {
       stopped = true;
       releaseCopiedSavepoints(); // the run is over: nothing builds on them any more
+      garbage.shutdown(); // what is queued still runs
     });
     thread.shutdown();
     try {

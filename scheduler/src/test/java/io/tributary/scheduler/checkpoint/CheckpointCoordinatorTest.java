@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -202,6 +203,32 @@ class CheckpointCoordinatorTest {
     CheckpointMetadata md = done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     assertThat(md.tasks()).noneMatch(TaskState::finished);
     assertThat(md.committables()).containsEntry("op-0", List.of("pre-0-" + id));
+  }
+
+  @Test
+  void deletingADiscardedCheckpointHoldsUpNeitherLaterCheckpointsNorClosing() throws Exception {
+    CountDownLatch deletesMayRun = new CountDownLatch(1);
+    store = new CheckpointStore(JOB, new io.tributary.state.store.ForwardingObjectStore(objects) {
+      @Override
+      public void delete(String name) throws java.io.IOException {
+        try {
+          deletesMayRun.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        super.delete(name);
+      }
+    }, metadata);
+    Run run = start(1, 1);
+    long first = run.checkpoint(false);
+    run.checkpoint(false); // discards the first: its deletes wait
+    run.checkpoint(false);
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(WAIT, () -> closeNow(run));
+    assertThat(objects.exists(checkpointPath(first))).isTrue();
+
+    deletesMayRun.countDown();
+    await("the discarded checkpoints are deleted after all",
+        () -> !objects.exists(checkpointPath(first)) && !objects.exists(timers(first)));
   }
 
   @Test
