@@ -93,6 +93,8 @@ final class ForstEnvironment implements AutoCloseable {
     transfers.shutdown();
     urgentTransfers.shutdown();
     try {
+      // native resources are freed next: nothing may still be opening or checkpointing a shard
+      shardCheckpoints.awaitTermination(1, TimeUnit.MINUTES);
       transfers.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
