@@ -31,9 +31,13 @@ import java.util.function.Supplier;
  * with an index up front ({@link TimerSnapshotFormat}); {@link #restore} reads them back into a
  * fresh service, keeping the sections of the key groups it owns, so a snapshot taken at one
  * parallelism restores at another. <b>Restore is lazy</b> and costs O(key groups), not O(timers):
- * the owned sections stay undecoded byte slices ({@link TimerSection}), merged by time with the
- * queue as timers are polled or {@link #nextTimerTime()} needs the earliest one; on equal times the
- * restored timer goes first. Until every restored timer has been decoded:
+ * the owned sections stay undecoded ({@link TimerSection} cursors), merged by time with the queue
+ * as timers are polled or {@link #nextTimerTime()} needs the earliest one; on equal times the
+ * restored timer goes first. Each section's number of timers and earliest time (from the index;
+ * in version 2, the section's first bytes) are all that {@link #nextTimerTime()}, {@link #size()}
+ * and the order of the sections need: a section's first timer is decoded only when it is itself
+ * needed, by {@link #pollDue} once it is due, by the check of a section's head against tombstones
+ * (below), or by a snapshot. Until every restored timer has been decoded:
  *
  * <ul>
  *   <li>a timer registered again after the restore fires once (taking it from its section removes
@@ -148,10 +152,10 @@ public final class HeapTimerService implements TimerService {
     Timer head = liveHead();
     TimerSection section = sectionHead();
     if (section != null && (head == null || section.headTime() <= head.time())) {
-      Timer restoredTimer = section.head();
-      if (restoredTimer.time() > watermark) {
-        return null;
+      if (section.headTime() > watermark) {
+        return null; // decided by the time alone: an undue head is not decoded
       }
+      Timer restoredTimer = section.head();
       take(section);
       live.remove(restoredTimer); // registered again since the restore: fires once, its queue entry is skipped
       backend.setCurrentKey(restoredTimer.key());
@@ -245,7 +249,7 @@ public final class HeapTimerService implements TimerService {
 
   /**
    * The live timers and the current watermark, serialized (on the calling thread: the service may
-   * change as soon as this returns) in version 2 of {@link TimerSnapshotFormat}: sections per key
+   * change as soon as this returns) in version 3 of {@link TimerSnapshotFormat}: sections per key
    * group (of the backend's {@code maxParallelism}), each in time order, with an index up front.
    *
    * @param namespaceCodec encodes the namespaces the operator registers timers with
@@ -276,12 +280,13 @@ public final class HeapTimerService implements TimerService {
   }
 
   /**
-   * Adds the timers of {@code data} (written by {@link #snapshot}, or version 1 of the format)
+   * Adds the timers of {@code data} (written by {@link #snapshot}, or an older version of the format)
    * whose key belongs to a key group of {@code range} among {@code maxParallelism}. When rescaling,
    * call it once per snapshot that may hold such timers; the watermark becomes the lowest among the
-   * restored snapshots (timers above it have not fired in any of them). A version 2 snapshot is
-   * only indexed here: its sections are checked as they are decoded, so a corrupt section or a
-   * wrong codec may surface later, from {@link #pollDue} or {@link #nextTimerTime}.
+   * restored snapshots (timers above it have not fired in any of them). Of a version 2 or 3
+   * snapshot only the index is read here: its sections are checked as they are decoded, so a
+   * corrupt section or a wrong codec may surface later, from {@link #pollDue} or {@link
+   * #nextTimerTime}.
    *
    * @throws IllegalStateException when the service was already used (timers registered, deleted
    *     or polled, or the watermark moved), or {@code data} is corrupt, or was written with another

@@ -10,20 +10,25 @@ import java.util.Arrays;
 
 /**
  * A cursor over the still undecoded timers of one key group's section of a timer snapshot
- * (version 2 of {@link TimerSnapshotFormat}): timers in time order, decoded one at a time. Only the
- * head is held as an object; the rest stays bytes of the snapshot, which the cursor shares with its
- * {@link #copy() copies} and never modifies.
+ * (version 2 or 3 of {@link TimerSnapshotFormat}): timers in time order, decoded one at a time. It
+ * starts knowing only the time of its first timer (from the index of a version 3 snapshot) and
+ * touches the section's bytes ({@link SectionBytes}, shared with its {@link #copy() copies} and
+ * never modified) when its {@link #head()} is first needed: {@link #headTime()} and {@link
+ * #remaining()} never do. Then only the head is held as an object; the rest stays bytes.
  *
  * <p>Timers of one run (same time and namespace) share the namespace object decoded once for the run.
  *
  * @see TimerSnapshotFormat the layout of a section
  */
 final class TimerSection {
-  private final byte[] data;
-  private final int end;
-  private final int keyGroup;
+  private final SectionBytes bytes;
+  /** Time of the first timer, as the index says (checked when it is decoded). */
+  private final long earliest;
   private final StateCodec<?> namespaceCodec;
+  /** The section's bytes; null until the head is first needed. */
+  private byte[] data;
   private int pos;
+  private int end;
   /** Timers left, the head included. */
   private int left;
   /** Keys left in the current run after the head. */
@@ -32,25 +37,24 @@ final class TimerSection {
   private Object runNamespace;
   private Timer head;
 
-  TimerSection(byte[] data, int offset, int length, int count, int keyGroup, StateCodec<?> namespaceCodec) {
+  /** A cursor before the first of {@code count} timers, the earliest at {@code earliest}. */
+  TimerSection(SectionBytes bytes, int count, long earliest, StateCodec<?> namespaceCodec) {
     if (count <= 0) {
       throw new IllegalArgumentException("a section holds at least one timer");
     }
-    this.data = data;
-    this.pos = offset;
-    this.end = offset + length;
+    this.bytes = bytes;
+    this.earliest = earliest;
     this.left = count;
-    this.keyGroup = keyGroup;
     this.namespaceCodec = namespaceCodec;
-    this.head = decodeNext();
   }
 
   private TimerSection(TimerSection s) {
-    data = s.data;
-    end = s.end;
-    keyGroup = s.keyGroup;
+    bytes = s.bytes;
+    earliest = s.earliest;
     namespaceCodec = s.namespaceCodec;
+    data = s.data;
     pos = s.pos;
+    end = s.end;
     left = s.left;
     runLeft = s.runLeft;
     runTime = s.runTime;
@@ -63,18 +67,24 @@ final class TimerSection {
     return new TimerSection(this);
   }
 
-  /** The earliest timer not taken yet; null when the section is exhausted. */
+  /** The earliest timer not taken yet; null when the section is exhausted. Decodes it if not yet. */
   Timer head() {
+    if (data == null) {
+      load();
+    }
     return head;
   }
 
-  /** Time of the head ({@code Long.MAX_VALUE} when exhausted). */
+  /** Time of the head ({@code Long.MAX_VALUE} when exhausted), without decoding anything. */
   long headTime() {
+    if (data == null) {
+      return earliest;
+    }
     return head == null ? Long.MAX_VALUE : head.time();
   }
 
   int keyGroup() {
-    return keyGroup;
+    return bytes.keyGroup();
   }
 
   /** Timers not taken yet, the head included. */
@@ -82,9 +92,19 @@ final class TimerSection {
     return left;
   }
 
+  private void load() {
+    data = bytes.data();
+    pos = bytes.start();
+    end = pos + bytes.length();
+    head = decodeNext();
+    if (head.time() != earliest) {
+      throw corrupt("the first timer is at " + head.time() + ", the index says " + earliest, null);
+    }
+  }
+
   /** Drops the head and decodes the next timer. */
   void advance() {
-    if (head == null) {
+    if (head() == null) {
       throw new IllegalStateException("section exhausted");
     }
     left--;
@@ -134,7 +154,7 @@ final class TimerSection {
   }
 
   private IllegalStateException corrupt(String why, Throwable cause) {
-    return new IllegalStateException("corrupt timer snapshot (key group " + keyGroup + "): " + why, cause);
+    return new IllegalStateException("corrupt timer snapshot (key group " + bytes.keyGroup() + "): " + why, cause);
   }
 
   /** Reads the section's bytes from {@code pos}, moving it; the end of the section is the end of input. */

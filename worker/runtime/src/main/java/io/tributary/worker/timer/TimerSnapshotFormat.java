@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,37 +21,47 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The bytes of a timer snapshot. Two versions, both starting with magic {@code "THTM"} and a version
- * byte:
+ * The bytes of a timer snapshot. Three versions, all starting with magic {@code "THTM"} and a
+ * version byte:
  *
- * <p><b>Version 2</b> (written): the watermark (long), {@code maxParallelism} (int), the number of
+ * <p><b>Version 3</b> (written): the watermark (long), {@code maxParallelism} (int), the number of
  * sections (int), then the index, one entry per section: key group, number of timers, length in
- * bytes (three ints); then the sections back to back, in index order. A section holds the timers of
- * one key group in time order as runs of timers sharing time and namespace: the time (long), the
- * namespace (a presence byte, then the namespace codec's form), the number of keys (varint), then
- * per key its serialized form (varint length, bytes). A restore reads the index and keeps the
- * sections of the key groups it owns as byte slices ({@link TimerSection}), decoding nothing else:
- * O(key groups), whatever the number of timers. When they are less than half of the snapshot
- * (rescaling), they are copied out of it (a memory copy, no decoding) so the rest can be collected.
+ * bytes (three ints) and the time of the section's earliest timer (long); then the sections back to
+ * back, in index order. A section holds the timers of one key group in time order as runs of
+ * timers sharing time and namespace: the time (long), the namespace (a presence byte, then the
+ * namespace codec's form), the number of keys (varint), then per key its serialized form (varint
+ * length, bytes). A restore reads the index and keeps the sections of the key groups it owns
+ * undecoded ({@link TimerSection}), decoding nothing else: O(key groups), whatever the number of
+ * timers, not even a section's first timer until it is needed: the index's earliest times order
+ * the sections until then. It keeps the sections as slices of the snapshot; when they are less
+ * than half of it (rescaling), they are copied out of it (a memory copy, no decoding) so the rest
+ * can be collected.
+ *
+ * <p><b>Version 2</b> (read only): as version 3 without the earliest times in the index (a section
+ * starts with its earliest time), restored as version 3.
  *
  * <p><b>Version 1</b> (read only): the watermark, the number of timers (int), then per timer its
- * key (int length, bytes), time (long) and namespace (presence byte, codec's form). Read eagerly.
+ * key (int length, bytes), time (long) and namespace (presence byte, codec's form). Read whole,
+ * decoded eagerly.
  */
 final class TimerSnapshotFormat {
   static final int MAGIC = 0x5448544D;
   static final byte V1 = 1;
   static final byte V2 = 2;
+  static final byte V3 = 3;
   private static final Comparator<Timer> BY_TIME = Comparator.comparingLong(Timer::time);
-  private static final int HEADER = 4 + 1 + 8 + 4 + 4;
-  private static final int INDEX_ENTRY = 12;
+  /** Magic, version, watermark, {@code maxParallelism}, number of sections (versions 2 and 3). */
+  static final int HEADER = 4 + 1 + 8 + 4 + 4;
+  private static final int V2_ENTRY = 12;
+  private static final int V3_ENTRY = 20;
 
   private TimerSnapshotFormat() {}
 
-  /** What a restore takes from one snapshot: decoded timers (version 1) or undecoded sections (version 2). */
+  /** What a restore takes from one snapshot: decoded timers (version 1) or undecoded sections (versions 2, 3). */
   record Restored(long watermark, List<Timer> timers, List<TimerSection> sections) {}
 
   /**
-   * Version 2 bytes of the live timers: {@code live} plus the timers still in {@code undecoded} that
+   * Version 3 bytes of the live timers: {@code live} plus the timers still in {@code undecoded} that
    * are neither in {@code tombstones} nor among {@code live} (those were registered again). Decodes
    * and encodes one key group at a time, so the extra heap is that of one key group's timers.
    */
@@ -98,12 +109,13 @@ final class TimerSnapshotFormat {
         idx.writeInt(kg);
         idx.writeInt(timers.size());
         idx.writeInt(body.size() - start);
+        idx.writeLong(timers.get(0).time());
         sections++;
       }
       Bytes all = new Bytes(HEADER + index.size() + body.size());
       DataOutputStream head = new DataOutputStream(all);
       head.writeInt(MAGIC);
-      head.writeByte(V2);
+      head.writeByte(V3);
       head.writeLong(watermark);
       head.writeInt(maxParallelism);
       head.writeInt(sections);
@@ -158,8 +170,9 @@ final class TimerSnapshotFormat {
   }
 
   /**
-   * Reads {@code data}: for version 2 the index only, keeping the sections of the key groups in
-   * {@code range}; for version 1 every timer, keeping those whose key group is in {@code range}.
+   * Reads {@code data}: for versions 2 and 3 the index only, keeping the sections of the key groups
+   * in {@code range} as slices of {@code data} (or of a copy of their part); for version 1 every
+   * timer, keeping those whose key group is in {@code range}.
    *
    * @throws IOException when {@code data} is not a timer snapshot or is corrupt
    */
@@ -174,9 +187,50 @@ final class TimerSnapshotFormat {
     if (version == V1) {
       return new Restored(watermark, readV1(in, namespaceCodec, range, maxParallelism), List.of());
     }
-    if (version != V2) {
+    if (version != V2 && version != V3) {
       throw new IOException("unsupported timer snapshot version " + version);
     }
+    List<IndexEntry> index = readIndex(in, version, readSectionCount(in, maxParallelism), maxParallelism);
+    long end = index.isEmpty() ? HEADER : index.get(index.size() - 1).end();
+    if (end != data.length) {
+      throw new IOException("the sections end at byte " + end + ", the snapshot at byte " + data.length);
+    }
+    List<IndexEntry> owned = new ArrayList<>();
+    long ownedBytes = 0;
+    for (IndexEntry e : index) {
+      if (range.contains(e.keyGroup())) {
+        owned.add(e);
+        ownedBytes += e.length();
+      }
+    }
+    // owning a small part (rescaled): copy it, so the rest of the snapshot can be collected
+    byte[] bytes = ownedBytes < data.length / 2 ? new byte[(int) ownedBytes] : data;
+    int at = 0;
+    List<TimerSection> sections = new ArrayList<>(owned.size());
+    for (IndexEntry e : owned) {
+      int start = (int) e.offset();
+      // version 2 has no earliest time in its index: a section starts with it
+      long earliest = version == V3 ? e.earliest() : ByteBuffer.wrap(data).getLong(start);
+      if (bytes != data) {
+        System.arraycopy(data, start, bytes, at, e.length());
+        start = at;
+        at += e.length();
+      }
+      sections.add(new TimerSection(SectionBytes.inMemory(bytes, start, e.length(), e.keyGroup()), e.timers(),
+          earliest, namespaceCodec));
+    }
+    return new Restored(watermark, List.of(), sections);
+  }
+
+  /** One section as the index lists it, at {@code offset} of the snapshot; {@code earliest} in version 3 only. */
+  private record IndexEntry(int keyGroup, int timers, long offset, int length, long earliest) {
+    long end() {
+      return offset + length;
+    }
+  }
+
+  /** The rest of the header: its {@code maxParallelism}, checked, and the number of sections. */
+  private static int readSectionCount(DataInputStream in, int maxParallelism) throws IOException {
     int snapshotMaxParallelism = in.readInt();
     if (snapshotMaxParallelism != maxParallelism) {
       throw new IOException("timers were snapshotted with " + snapshotMaxParallelism
@@ -186,39 +240,26 @@ final class TimerSnapshotFormat {
     if (count < 0 || count > maxParallelism) {
       throw new IOException("corrupt section count " + count);
     }
-    long offset = HEADER + (long) count * INDEX_ENTRY;
-    List<int[]> owned = new ArrayList<>(); // {key group, timers, offset, length}
-    long ownedBytes = 0;
+    return count;
+  }
+
+  /** The index of {@code count} sections, whose offsets follow from the header and index sizes. */
+  private static List<IndexEntry> readIndex(DataInputStream in, byte version, int count, int maxParallelism)
+      throws IOException {
+    long offset = HEADER + (long) count * (version == V3 ? V3_ENTRY : V2_ENTRY);
+    List<IndexEntry> index = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int kg = in.readInt();
       int timers = in.readInt();
       int length = in.readInt();
-      if (kg < 0 || kg >= maxParallelism || timers <= 0 || length <= 0 || offset + length > data.length) {
+      long earliest = version == V3 ? in.readLong() : Long.MIN_VALUE;
+      if (kg < 0 || kg >= maxParallelism || timers <= 0 || length < Long.BYTES) {
         throw new IOException("corrupt index entry " + i);
       }
-      if (range.contains(kg)) {
-        owned.add(new int[] {kg, timers, (int) offset, length});
-        ownedBytes += length;
-      }
+      index.add(new IndexEntry(kg, timers, offset, length, earliest));
       offset += length;
     }
-    if (offset != data.length) {
-      throw new IOException((data.length - offset) + " bytes beyond the index's sections");
-    }
-    // owning a small part (rescaled): copy it, so the rest of the snapshot can be collected
-    byte[] bytes = ownedBytes < data.length / 2 ? new byte[(int) ownedBytes] : data;
-    int at = 0;
-    List<TimerSection> sections = new ArrayList<>(owned.size());
-    for (int[] o : owned) {
-      int start = o[2];
-      if (bytes != data) {
-        System.arraycopy(data, o[2], bytes, at, o[3]);
-        start = at;
-        at += o[3];
-      }
-      sections.add(new TimerSection(bytes, start, o[3], o[1], o[0], namespaceCodec));
-    }
-    return new Restored(watermark, List.of(), sections);
+    return index;
   }
 
   private static List<Timer> readV1(DataInputStream in, StateCodec<?> namespaceCodec, KeyGroupRange range,

@@ -12,14 +12,20 @@ import io.tributary.worker.operator.Timer;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
-/** Restore of version 2 timer snapshots: lazy, exact, and rules for timers touched while undecoded. */
+/**
+ * Restore of timer snapshots from memory (version 3, and the older ones): lazy, exact, and rules for
+ * timers touched while undecoded.
+ */
 class LazyTimerRestoreTest {
   private static final int M = 16;
   private static final KeyGroupRange ALL = new KeyGroupRange(0, M);
@@ -43,7 +49,7 @@ class LazyTimerRestoreTest {
   private final CountingCodec codec = new CountingCodec();
 
   @Test
-  void restoreDecodesOnlyTheHeadOfEachOwnedSection() {
+  void restoreDecodesNoTimerUntilOneIsNeeded() {
     Svc source = service(ALL);
     for (long k = 0; k < 2_000; k++) {
       register(source, Key.of(k), "w", 100);
@@ -55,8 +61,10 @@ class LazyTimerRestoreTest {
     KeyGroupRange half = new KeyGroupRange(0, M / 2);
     Svc target = service(half);
     target.restore(bytes, codec, half, M);
-    assertThat(codec.reads.get()).isEqualTo(M / 2); // one run header per section, not 4,000 timers
-    assertThat(target.nextTimerTime()).isEqualTo(100);
+    assertThat(target.nextTimerTime()).isEqualTo(100); // the index holds each section's earliest time
+    long owned = LongStream.range(0, 2_000).filter(k -> half.contains(Key.of(k).keyGroup(M))).count();
+    assertThat(target.size()).isEqualTo(2 * owned);
+    assertThat(codec.reads.get()).isZero();
 
     List<Timer> due = drain(target, 100);
     assertThat(due).isNotEmpty().allMatch(t -> t.time() == 100);
@@ -119,6 +127,26 @@ class LazyTimerRestoreTest {
   }
 
   @Test
+  void readsVersionTwoSnapshots() {
+    Svc source = service(ALL);
+    List<Timer> timers = new ArrayList<>();
+    for (long k = 0; k < 100; k++) {
+      Timer t = new Timer(Key.of(k), k % 2 == 0 ? "w" : null, 1_000 - 10 * k);
+      timers.add(t);
+      register(source, t.key(), t.namespace(), t.time());
+    }
+    source.advanceWatermark(-5);
+    byte[] old = asVersion2(source.snapshot(codec));
+    KeyGroupRange half = new KeyGroupRange(M / 2, M);
+    Svc target = service(half);
+    target.restore(old, codec, half, M);
+    assertThat(target.currentWatermark()).isEqualTo(-5);
+    assertThat(drain(target, Long.MAX_VALUE)).containsExactlyElementsOf(timers.stream()
+        .filter(t -> half.contains(t.key().keyGroup(M))).sorted(Comparator.comparingLong(Timer::time))
+        .toList());
+  }
+
+  @Test
   void refusesOtherKeyGroupCountsAndCorruptData() {
     Svc source = service(ALL);
     register(source, Key.of(1L), "w", 1);
@@ -162,6 +190,23 @@ class LazyTimerRestoreTest {
       }
     }
     assertThat(restored).containsExactlyInAnyOrderElementsOf(all);
+  }
+
+  /**
+   * {@code v3}, a version 3 snapshot, as version 2 wrote it: the same but for the version and the
+   * earliest times in the index.
+   */
+  static byte[] asVersion2(byte[] v3) {
+    int header = TimerSnapshotFormat.HEADER;
+    assertThat(v3[4]).isEqualTo(TimerSnapshotFormat.V3);
+    int sections = ByteBuffer.wrap(v3).getInt(header - 4);
+    ByteBuffer v2 = ByteBuffer.allocate(v3.length - sections * Long.BYTES);
+    v2.put(v3, 0, header).put(4, TimerSnapshotFormat.V2);
+    for (int i = 0; i < sections; i++) {
+      v2.put(v3, header + i * 20, 12); // key group, timers, length; without the earliest time
+    }
+    int body = header + sections * 20;
+    return v2.put(v3, body, v3.length - body).array();
   }
 
   private Svc restored(List<Timer> timers) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Property test: a job's timer services under random register, delete, poll, snapshot and restore
- * (at other parallelisms, from several snapshots, sometimes in the old version 1 format) against a
- * reference model, a plain set of live timers per subtask.
+ * (at other parallelisms, from several snapshots, sometimes in the old version 1 or 2 formats)
+ * against a reference model, a plain set of live timers per subtask.
  */
 class TimerServiceModelTest {
   private static final int M = 16;
@@ -134,9 +134,10 @@ class TimerServiceModelTest {
     List<byte[]> snapshots = new ArrayList<>();
     long lowest = Long.MAX_VALUE;
     for (Subtask s : job) {
-      snapshots.add(random.nextInt(4) == 0
+      int format = random.nextInt(8);
+      snapshots.add(format < 2
           ? TimerSnapshotFormat.writeV1(s.watermark, s.model.toArray(new Timer[0]), codec)
-          : s.service.snapshot(codec));
+          : format == 2 ? LazyTimerRestoreTest.asVersion2(s.service.snapshot(codec)) : s.service.snapshot(codec));
       lowest = Math.min(lowest, s.watermark);
     }
     List<Subtask> next = subtasks(parallelism);
