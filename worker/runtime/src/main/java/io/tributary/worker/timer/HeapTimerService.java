@@ -37,7 +37,10 @@ import java.util.function.Supplier;
  * in version 2, the section's first bytes) are all that {@link #nextTimerTime()}, {@link #size()}
  * and the order of the sections need: a section's first timer is decoded only when it is itself
  * needed, by {@link #pollDue} once it is due, by the check of a section's head against tombstones
- * (below), or by a snapshot. Until every restored timer has been decoded:
+ * (below; only while there are any), or by a snapshot. Restored from a {@link
+ * TimerSnapshotSource}, it reads no more than the snapshot's header and index either (version 3):
+ * a section's bytes are read (once, exactly its range) when its first timer is decoded. Until
+ * every restored timer has been decoded:
  *
  * <ul>
  *   <li>a timer registered again after the restore fires once (taking it from its section removes
@@ -48,10 +51,23 @@ import java.util.function.Supplier;
  *   <li>{@link #size()} may count a timer that was registered or deleted since the restore and is
  *       still undecoded one time too many; it is exact once the restored timers are decoded;
  *   <li>a snapshot holds exactly the live timers: the task thread copies the cursors (not the
- *       timers), and the snapshot's supplier decodes the rest, one key group at a time.
+ *       timers), and the snapshot's supplier decodes the rest, one key group at a time, reading
+ *       the sections that were not read yet.
  * </ul>
  *
- * <p>Used by the task thread only.
+ * <p><b>Sections read by snapshots.</b> The task thread's cursor over a section and the copies
+ * snapshots take share its bytes ({@link SectionBytes}): read at most once, by whichever thread
+ * needs them first, and held once. The supplier of {@link #snapshotLater} reads them off the task
+ * thread, possibly long after the restore, and this is safe: the checkpoint restored from stays
+ * retained (its objects readable) until a newer checkpoint completes, and that one cannot complete
+ * before the supplier of this service's snapshot for it has finished, which read every section
+ * the task could still need (restore only goes into a fresh service, so no section is added
+ * later). A section that cannot be read fails what needed it ({@link #pollDue}, {@link
+ * #nextTimerTime()} with tombstones, a snapshot's supplier) with an {@link
+ * java.io.UncheckedIOException} naming the timer object and key group; it is tried again when
+ * needed again.
+ *
+ * <p>Used by the task thread only; the suppliers of {@link #snapshotLater} run on any thread.
  */
 public final class HeapTimerService implements TimerService {
   private static final Comparator<Timer> BY_TIME = Comparator.comparingLong(Timer::time);
@@ -146,6 +162,8 @@ public final class HeapTimerService implements TimerService {
    * {@link #currentWatermark()} to {@code watermark}.
    *
    * @throws IllegalArgumentException when {@code watermark} is below the current watermark
+   * @throws java.io.UncheckedIOException when the bytes of a restored section with a due timer
+   *     cannot be read
    */
   public Timer pollDue(long watermark) {
     moveWatermark(watermark);
@@ -153,7 +171,7 @@ public final class HeapTimerService implements TimerService {
     TimerSection section = sectionHead();
     if (section != null && (head == null || section.headTime() <= head.time())) {
       if (section.headTime() > watermark) {
-        return null; // decided by the time alone: an undue head is not decoded
+        return null; // decided by the time alone: an undue section is not read
       }
       Timer restoredTimer = section.head();
       take(section);
@@ -187,7 +205,10 @@ public final class HeapTimerService implements TimerService {
     return (int) Math.min(Integer.MAX_VALUE, live.size() + undecoded);
   }
 
-  /** Time of the earliest live timer, {@code Long.MAX_VALUE} when there is none. */
+  /**
+   * Time of the earliest live timer, {@code Long.MAX_VALUE} when there is none. Reads no restored
+   * section, unless tombstones may match its earliest timer.
+   */
   public long nextTimerTime() {
     Timer head = liveHead();
     TimerSection section = sectionHead();
@@ -254,6 +275,7 @@ public final class HeapTimerService implements TimerService {
    *
    * @param namespaceCodec encodes the namespaces the operator registers timers with
    * @throws ClassCastException when a namespace is not of the codec's type
+   * @throws java.io.UncheckedIOException when a restored section not read yet cannot be read
    */
   public <N> byte[] snapshot(StateCodec<N> namespaceCodec) {
     return snapshotLater(namespaceCodec).get();
@@ -262,9 +284,11 @@ public final class HeapTimerService implements TimerService {
   /**
    * The live timers and the current watermark as they are now, serialized later by the supplier
    * on any thread (as {@link #snapshot}): only the timer references, the cursors of the undecoded
-   * restored timers and the tombstones are copied here, so a checkpoint's synchronous part on the
-   * task thread stays short however many timers there are. Timers are immutable; the codec must be
-   * usable from another thread.
+   * restored timers and the tombstones are copied here, reading no restored section, so a
+   * checkpoint's synchronous part on the task thread stays short however many timers there are.
+   * The supplier reads the restored sections that were not read yet (see the class doc for why
+   * they are still there), sharing them with the task thread. Timers are immutable; the codec must
+   * be usable from another thread.
    */
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
     Timer[] timers = live.toArray(new Timer[0]);
@@ -293,14 +317,36 @@ public final class HeapTimerService implements TimerService {
    *     {@code maxParallelism}
    */
   public <N> void restore(byte[] data, StateCodec<N> namespaceCodec, KeyGroupRange range, int maxParallelism) {
+    restore("cannot restore timers: ", () -> TimerSnapshotFormat.read(data, namespaceCodec, range, maxParallelism));
+  }
+
+  /**
+   * As {@link #restore(byte[], StateCodec, KeyGroupRange, int)}, reading the snapshot from {@code
+   * source}: of a version 3 snapshot only its header and index now (two ranged reads), each owned
+   * section when its timers are needed (see the class doc); older versions whole, now.
+   *
+   * @throws IllegalStateException as the other restore, and when the header or index cannot be read
+   */
+  public <N> void restore(TimerSnapshotSource source, StateCodec<N> namespaceCodec, KeyGroupRange range,
+      int maxParallelism) {
+    restore("cannot restore timers " + source.name() + ": ",
+        () -> TimerSnapshotFormat.read(source, namespaceCodec, range, maxParallelism));
+  }
+
+  /** Reads a snapshot's restored part. */
+  private interface Reader {
+    TimerSnapshotFormat.Restored read() throws IOException;
+  }
+
+  private void restore(String failure, Reader reader) {
     if (used) {
       throw new IllegalStateException("timers can only be restored into a fresh timer service");
     }
     TimerSnapshotFormat.Restored r;
     try {
-      r = TimerSnapshotFormat.read(data, namespaceCodec, range, maxParallelism);
+      r = reader.read();
     } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("cannot restore timers: " + e.getMessage(), e);
+      throw new IllegalStateException(failure + e.getMessage(), e);
     }
     watermark = restored ? Math.min(watermark, r.watermark()) : r.watermark();
     restored = true;

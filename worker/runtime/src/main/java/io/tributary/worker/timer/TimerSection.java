@@ -62,12 +62,17 @@ final class TimerSection {
     head = s.head;
   }
 
-  /** An independent cursor at the same place (for a snapshot read on another thread). */
+  /** An independent cursor at the same place (for a snapshot read on another thread); reads nothing. */
   TimerSection copy() {
     return new TimerSection(this);
   }
 
-  /** The earliest timer not taken yet; null when the section is exhausted. Decodes it if not yet. */
+  /**
+   * The earliest timer not taken yet; null when the section is exhausted. Reads the section's
+   * bytes if no cursor over them did yet.
+   *
+   * @throws java.io.UncheckedIOException when they cannot be read
+   */
   Timer head() {
     if (data == null) {
       load();
@@ -75,7 +80,7 @@ final class TimerSection {
     return head;
   }
 
-  /** Time of the head ({@code Long.MAX_VALUE} when exhausted), without decoding anything. */
+  /** Time of the head ({@code Long.MAX_VALUE} when exhausted), without reading anything. */
   long headTime() {
     if (data == null) {
       return earliest;

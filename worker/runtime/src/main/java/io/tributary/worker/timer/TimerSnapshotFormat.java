@@ -6,6 +6,7 @@ import io.tributary.state.StateCodec;
 import io.tributary.worker.operator.Timer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,12 +34,14 @@ import java.util.Set;
  * length, bytes). A restore reads the index and keeps the sections of the key groups it owns
  * undecoded ({@link TimerSection}), decoding nothing else: O(key groups), whatever the number of
  * timers, not even a section's first timer until it is needed: the index's earliest times order
- * the sections until then. It keeps the sections as slices of the snapshot; when they are less
- * than half of it (rescaling), they are copied out of it (a memory copy, no decoding) so the rest
- * can be collected.
+ * the sections until then. From a {@link TimerSnapshotSource} it reads only the fixed-size header
+ * and the index (two ranged reads), and a section's bytes (one ranged read of exactly the
+ * section) when its first timer is needed. From bytes in memory it keeps the sections as slices of
+ * them; when they are less than half of the snapshot (rescaling), they are copied out of it (a
+ * memory copy, no decoding) so the rest can be collected.
  *
  * <p><b>Version 2</b> (read only): as version 3 without the earliest times in the index (a section
- * starts with its earliest time), restored as version 3.
+ * starts with its earliest time). Read whole, then restored as version 3 from memory.
  *
  * <p><b>Version 1</b> (read only): the watermark, the number of timers (int), then per timer its
  * key (int length, bytes), time (long) and namespace (presence byte, codec's form). Read whole,
@@ -218,6 +221,47 @@ final class TimerSnapshotFormat {
       }
       sections.add(new TimerSection(SectionBytes.inMemory(bytes, start, e.length(), e.keyGroup()), e.timers(),
           earliest, namespaceCodec));
+    }
+    return new Restored(watermark, List.of(), sections);
+  }
+
+  /**
+   * Reads the snapshot of {@code source}: for version 3 its header and index only (two ranged
+   * reads), keeping the sections of the key groups in {@code range} unread, to be read when their
+   * timers are needed; older versions (or anything shorter than a header) whole, as {@link
+   * #read(byte[], StateCodec, KeyGroupRange, int)}.
+   *
+   * @throws IOException when the snapshot cannot be read, is not a timer snapshot, or its header or
+   *     index is corrupt
+   */
+  static Restored read(TimerSnapshotSource source, StateCodec<?> namespaceCodec, KeyGroupRange range,
+      int maxParallelism) throws IOException {
+    byte[] header;
+    try {
+      header = source.read(0, HEADER);
+    } catch (EOFException e) {
+      return read(source.readAll(), namespaceCodec, range, maxParallelism); // an empty version 1 snapshot
+    }
+    DataInputStream in = new DataInputStream(new BytesIn(header));
+    if (in.readInt() != MAGIC) {
+      throw new IOException("not a timer snapshot");
+    }
+    byte version = in.readByte();
+    if (version == V1 || version == V2) {
+      return read(source.readAll(), namespaceCodec, range, maxParallelism);
+    }
+    if (version != V3) {
+      throw new IOException("unsupported timer snapshot version " + version);
+    }
+    long watermark = in.readLong();
+    int count = readSectionCount(in, maxParallelism);
+    byte[] indexBytes = count == 0 ? new byte[0] : source.read(HEADER, count * V3_ENTRY);
+    List<TimerSection> sections = new ArrayList<>();
+    for (IndexEntry e : readIndex(new DataInputStream(new BytesIn(indexBytes)), V3, count, maxParallelism)) {
+      if (range.contains(e.keyGroup())) {
+        sections.add(new TimerSection(SectionBytes.ranged(source, e.offset(), e.length(), e.keyGroup()),
+            e.timers(), e.earliest(), namespaceCodec));
+      }
     }
     return new Restored(watermark, List.of(), sections);
   }

@@ -282,5 +282,9 @@ class LazyTimerRestoreTest {
     void restore(byte[] data, StateCodec<String> codec, KeyGroupRange range, int maxParallelism) {
       timers.restore(data, codec, range, maxParallelism);
     }
+
+    void restore(TimerSnapshotSource source, StateCodec<String> codec, KeyGroupRange range, int maxParallelism) {
+      timers.restore(source, codec, range, maxParallelism);
+    }
   }
 }

@@ -13,16 +13,36 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Property test: a job's timer services under random register, delete, poll, snapshot and restore
- * (at other parallelisms, from several snapshots, sometimes in the old version 1 or 2 formats)
- * against a reference model, a plain set of live timers per subtask.
+ * (at other parallelisms, from several snapshots, sometimes in the old version 1 or 2 formats;
+ * from bytes in memory or by ranges) against a reference model, a plain set of live timers per
+ * subtask.
  */
 class TimerServiceModelTest {
   private static final int M = 16;
   private static final Object[] NAMESPACES = {"a", "b", "window-c", null};
+
+  /** How a snapshot's bytes reach the restore. */
+  enum Restore {
+    BYTES {
+      @Override
+      void into(Svc service, byte[] bytes, CountingCodec codec, KeyGroupRange range) {
+        service.restore(bytes, codec, range, M);
+      }
+    },
+    RANGES {
+      @Override
+      void into(Svc service, byte[] bytes, CountingCodec codec, KeyGroupRange range) {
+        service.restore(new CountingSource(bytes), codec, range, M);
+      }
+    };
+
+    abstract void into(Svc service, byte[] bytes, CountingCodec codec, KeyGroupRange range);
+  }
 
   /** One subtask: the service under test and the model of its live timers and watermark. */
   private static final class Subtask {
@@ -39,8 +59,9 @@ class TimerServiceModelTest {
     }
   }
 
-  @Test
-  void lazyServicesBehaveLikeSetsOfLiveTimers() {
+  @ParameterizedTest
+  @EnumSource(Restore.class)
+  void lazyServicesBehaveLikeSetsOfLiveTimers(Restore restore) {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     CountingCodec codec = new CountingCodec();
@@ -53,9 +74,9 @@ class TimerServiceModelTest {
           step(job, random, where);
         }
         if (random.nextInt(4) == 0) {
-          checkSnapshotIsExact(job.get(random.nextInt(job.size())), codec, where);
+          checkSnapshotIsExact(job.get(random.nextInt(job.size())), restore, codec, where);
         }
-        job = rescale(job, 1 + random.nextInt(4), random, codec);
+        job = rescale(job, 1 + random.nextInt(4), random, restore, codec);
       }
       // the end: everything left fires, once, in time order
       for (Subtask s : job) {
@@ -118,10 +139,10 @@ class TimerServiceModelTest {
   }
 
   /** A snapshot taken now (maybe while restored timers are undecoded) holds exactly the live timers. */
-  private static void checkSnapshotIsExact(Subtask s, CountingCodec codec, String where) {
+  private static void checkSnapshotIsExact(Subtask s, Restore restore, CountingCodec codec, String where) {
     byte[] bytes = s.service.snapshot(codec);
     Svc copy = new Svc(s.range);
-    copy.restore(bytes, codec, s.range, M);
+    restore.into(copy, bytes, codec, s.range);
     Set<Timer> all = new HashSet<>();
     for (Timer t; (t = copy.pollDue(Long.MAX_VALUE)) != null; ) {
       assertThat(all.add(t)).as("%s: %s twice", where, t).isTrue();
@@ -130,7 +151,8 @@ class TimerServiceModelTest {
   }
 
   /** Snapshots every subtask and restores the job at {@code parallelism} from all the snapshots. */
-  private static List<Subtask> rescale(List<Subtask> job, int parallelism, Random random, CountingCodec codec) {
+  private static List<Subtask> rescale(List<Subtask> job, int parallelism, Random random, Restore restore,
+      CountingCodec codec) {
     List<byte[]> snapshots = new ArrayList<>();
     long lowest = Long.MAX_VALUE;
     for (Subtask s : job) {
@@ -143,7 +165,7 @@ class TimerServiceModelTest {
     List<Subtask> next = subtasks(parallelism);
     for (Subtask n : next) {
       for (byte[] bytes : snapshots) {
-        n.service.restore(bytes, codec, n.range, M);
+        restore.into(n.service, bytes, codec, n.range);
       }
       n.watermark = lowest;
       for (Subtask old : job) {
