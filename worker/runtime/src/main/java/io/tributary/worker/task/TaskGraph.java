@@ -27,6 +27,7 @@ import io.tributary.worker.exchange.InboundChannel;
 import io.tributary.worker.exchange.InputGate;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -227,12 +228,9 @@ public final class TaskGraph {
     for (OperatorState s : states) {
       watermark = Math.min(watermark, s.watermark());
       if (s.timers() != null && node.timers != null) {
-        try {
-          node.timers.restore(checkpointing.store().getBytes(s.timers()), WindowOperator.namespaceCodec(), range,
-              plan.maxParallelism());
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException("cannot read timers " + s.timers(), e);
-        }
+        // reads the header and index only: each section when its timers are needed
+        node.timers.restore(TimerSnapshotSource.of(checkpointing.store(), s.timers()), WindowOperator.namespaceCodec(),
+            range, plan.maxParallelism());
       }
     }
     node.watermark = watermark;
