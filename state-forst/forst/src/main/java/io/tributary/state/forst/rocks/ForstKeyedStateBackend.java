@@ -591,11 +591,8 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   }
 
   /**
-   * Closes the open shards, several at once: closing a RocksDB instance waits for its background
-   * work, and a restart waits for all of them.
-   */
-  /**
-   * Closes the open shards, several at once: the pool's threads and this one take shards from a
+   * Closes the open shards, several at once (closing a RocksDB instance waits for its background
+   * work, and a restart waits for all of them): the pool's threads and this one take shards from a
    * queue, so this waits only for closes in progress, never for pool threads busy elsewhere.
    */
   private void closeShards() {
@@ -608,11 +605,13 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     }
     java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(left.size());
     Runnable drain = () -> {
-      for (Shard s; (s = left.poll()) != null; closed.countDown()) {
+      for (Shard s; (s = left.poll()) != null; ) {
         try {
           s.close();
         } catch (RuntimeException e) {
           // a shard that fails to close leaves only local files, deleted next (C5)
+        } finally {
+          closed.countDown();
         }
       }
     };
