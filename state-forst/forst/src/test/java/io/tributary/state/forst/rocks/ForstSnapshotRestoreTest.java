@@ -100,15 +100,7 @@ class ForstSnapshotRestoreTest {
 
   @Test
   void withPrefetchARestoredBackendOpensEveryKeyGroupInTheBackground() throws Exception {
-    StateSnapshot snap;
-    try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
-      write(b, 0, KEYS, 1);
-      snap = b.snapshot(1).get();
-    }
-    env.factory.close();
-    SnapshotWriter.deleteQuietly(env.localDir);
-    env.factory = ForstStateBackendFactory.fromConfig(
-        new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
+    StateSnapshot snap = snapshotThenRestartWithPrefetch();
     KeyedStateBackend untouched = env.factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(snap));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (env.factory.metrics().shardsOpened() < snap.manifests().size() && System.nanoTime() < deadline) {
@@ -126,15 +118,7 @@ class ForstSnapshotRestoreTest {
 
   @Test
   void aKeyGroupInUseOpensAtOnceWhileThePrefetchQueuesAndClosingDropsTheQueue() throws Exception {
-    StateSnapshot snap;
-    try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
-      write(b, 0, KEYS, 1);
-      snap = b.snapshot(1).get();
-    }
-    env.factory.close();
-    SnapshotWriter.deleteQuietly(env.localDir);
-    env.factory = ForstStateBackendFactory.fromConfig(
-        new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
+    StateSnapshot snap = snapshotThenRestartWithPrefetch();
     // every thread of the shard pool busy: the prefetch can only queue
     CountDownLatch busy = new CountDownLatch(ForstEnvironment.SHARD_CHECKPOINT_THREADS);
     CountDownLatch release = new CountDownLatch(1);
@@ -179,6 +163,20 @@ class ForstSnapshotRestoreTest {
       assertThat(again.manifests()).isEqualTo(snap.manifests());
       assertThat(again.uploadedBytes()).isZero();
     }
+  }
+
+  /** Snapshots {@link #KEYS} keys, then a fresh process (empty local disk) that prefetches on restore. */
+  private StateSnapshot snapshotThenRestartWithPrefetch() throws Exception {
+    StateSnapshot snap;
+    try (KeyedStateBackend b = env.factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      write(b, 0, KEYS, 1);
+      snap = b.snapshot(1).get();
+    }
+    env.factory.close();
+    SnapshotWriter.deleteQuietly(env.localDir);
+    env.factory = ForstStateBackendFactory.fromConfig(
+        new ForstConfig(env.store, env.localDir, 1L << 30, 8L << 20, 16L << 20).withPrefetchOnRestore(true));
+    return snap;
   }
 
   static Set<String> referencedBy(StateSnapshot s) throws Exception {
