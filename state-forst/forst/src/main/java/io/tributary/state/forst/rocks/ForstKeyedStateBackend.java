@@ -361,17 +361,15 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * {@inheritDoc}
    *
    * <p>A changed shard is snapshotted by its log (the writes since the previous snapshot, one
-   * segment in this snapshot's change-log object; no RocksDB work at all) unless it is being
-   * materialized: then it is flushed and checkpointed as a whole, and its log starts anew. A
+   * segment in this snapshot's change-log object; no RocksDB work at all) unless it is due for
+   * materialization: then it is flushed and checkpointed as a whole, and its log starts anew. A
    * shard is due when its log since the last materialization grew past a quarter of its files (at
    * least {@link #MIN_LOG_BYTES}) or a few dozen segments, which bounds what a restore replays; at
-   * most {@link #MAX_MATERIALIZATIONS} shards are due per snapshot, longest logs first, so the work
-   * spreads over snapshots, and beyond that as many as keep the logs within {@link #LOG_BUDGET}.
-   * A due shard is logged once more and its memtable flushed in the background
-   * ({@link Shard#startPreFlush}); the next snapshot materializes it, so the flush the task thread
-   * waits for holds only the writes of one interval. A shard whose log overflowed, or whose earlier
-   * upload failed, is materialized at once. Key groups without any state (never written, never
-   * restored) are absent from the result.
+   * most {@link #MAX_MATERIALIZATIONS} shards are materialized per snapshot, longest logs first, so
+   * the work spreads over snapshots, and beyond that as many as keep the logs within
+   * {@link #LOG_BUDGET}. A shard whose log overflowed, or whose earlier upload failed, is
+   * materialized at once. Key groups without any state (never written, never restored) are
+   * absent from the result.
    */
   @Override
   public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
@@ -383,15 +381,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         new byte[0], new CompletableFuture<>());
     List<CompletableFuture<?>> dependencies = new ArrayList<>();
     try {
-      Set<Shard> materialize = new HashSet<>();
-      List<Shard> preFlush = new ArrayList<>();
-      for (Shard s : dueForMaterialization()) {
-        if (s.mustMaterialize() || s.preFlushStarted()) {
-          materialize.add(s);
-        } else {
-          preFlush.add(s); // logged this time, materialized by the next snapshot
-        }
-      }
+      Set<Shard> materialize = dueForMaterialization();
       BytesOut log = new BytesOut(1024);
       for (int i = 0; i < shards.length; i++) {
         Shard s = collect(i, checkpointId, materialize, taken, reused);
@@ -401,7 +391,6 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       }
       changes = new SnapshotWriter.Changes(changes.name(), log.toByteArray(), changes.durable());
       checkpointShards(taken);
-      preFlush.forEach(s -> s.startPreFlush(env.shardCheckpoints));
     } catch (RuntimeException e) {
       SnapshotWriter.fail(taken, logged, changes, e);
       taken.forEach(t -> SnapshotWriter.deleteQuietly(t.dir()));
@@ -430,10 +419,9 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
 
   /**
    * Log bytes (since their materializations) the open shards of a backend may hold in all: a
-   * snapshot marks the shards with the longest logs due beyond {@link #MAX_MATERIALIZATIONS} until
-   * they are below it (materialized by the next snapshot, so a restore may replay one interval's
-   * writes more). This bounds what a restore replays (C7) when state grows fast, when every shard's
-   * log grows by much every snapshot.
+   * snapshot materializes the shards with the longest logs beyond {@link #MAX_MATERIALIZATIONS}
+   * until they are below it. This bounds what a restore replays (C7) when state grows fast, when
+   * every shard's log grows by much every snapshot.
    */
   static final long LOG_BUDGET = 64L << 20;
 
@@ -452,7 +440,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       long maxLog = Math.max(MIN_LOG_BYTES, s.baseBytes() / 4);
       // spread over snapshots: shards written alike reach their segment limits at different times
       int maxSegments = 24 + Math.floorMod(s.keyGroup(), 16);
-      if (s.mustMaterialize() || s.preFlushStarted()) {
+      if (s.mustMaterialize()) {
         due.add(s);
       } else if (s.logReached(maxLog, maxSegments)) {
         candidates.add(s);

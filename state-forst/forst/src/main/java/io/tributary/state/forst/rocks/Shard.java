@@ -49,8 +49,6 @@ final class Shard implements AutoCloseable {
   private CompletableFuture<List<ShardManifest.ShardFile>> base;
   /** The log segments written since that materialization, each with the upload that makes it durable. */
   private final List<Logged> log = new ArrayList<>();
-  /** A flush started ahead of the next materialization ({@link #startPreFlush}); null if none. */
-  private CompletableFuture<Void> preFlush;
 
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
@@ -263,40 +261,14 @@ final class Shard implements AutoCloseable {
   }
 
   /**
-   * Starts flushing the memtable on {@code executor}, ahead of this shard's materialization by the
-   * next snapshot, whose flush, on the task thread's time, then writes only what came since. Writes
-   * go on meanwhile (RocksDB switches them to a new memtable); the content is unchanged, so the log
-   * and the snapshots are too. Nothing if one was started already.
-   */
-  void startPreFlush(java.util.concurrent.Executor executor) {
-    if (preFlush != null) {
-      return;
-    }
-    preFlush = CompletableFuture.runAsync(() -> {
-      try {
-        db.flush(resources.flushOptions());
-      } catch (RocksDBException e) {
-        throw failure("flush", e);
-      }
-    }, executor);
-  }
-
-  /** Whether a flush was started ahead of the next materialization. */
-  boolean preFlushStarted() {
-    return preFlush != null;
-  }
-
-  /**
    * Flushes the memtable and writes a RocksDB checkpoint (hard links) into {@code target}, which
    * must not exist: a materialization, which empties the change log. Runs while the task thread
    * waits (no write meanwhile); clears the dirty flag.
    */
   void checkpoint(Path target) {
     try (Checkpoint cp = Checkpoint.create(db)) {
-      awaitPreFlush();
       // with the WAL off, createCheckpoint flushes the memtable itself (log_size_for_flush 0)
       cp.createCheckpoint(target.toString());
-      preFlush = null;
       dirty = false;
       if (changes != null) {
         changes.clear();
@@ -458,21 +430,8 @@ final class Shard implements AutoCloseable {
     return new ForstStateException("RocksDB " + what + " failed in shard of key group " + keyGroup, e);
   }
 
-  /** Waits for the flush started ahead, if any; one that failed is left to the next flush to redo. */
-  private void awaitPreFlush() {
-    if (preFlush == null) {
-      return;
-    }
-    try {
-      preFlush.join();
-    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-      // the memtable is flushed again by whatever comes next
-    }
-  }
-
   @Override
   public void close() {
-    awaitPreFlush(); // a flush running on another thread must not outlive the database
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)
     db.cancelAllBackgroundWork(false);
     db.close();

@@ -202,42 +202,6 @@ class ForstChangeLogTest {
   }
 
   @Test
-  void aDueShardIsLoggedOnceMoreAndMaterializedByTheNextSnapshot() throws Exception {
-    String item = "y".repeat(16 << 10);
-    Key hot = Key.of(7L);
-    int group = hot.keyGroup(MAX_PARALLELISM);
-    int items = (int) (ForstKeyedStateBackend.MIN_LOG_BYTES * 3 / 2 / item.length()); // due, far from overflowing
-    try (KeyedStateBackend b = factory.create("job", "op", ALL, MAX_PARALLELISM)) {
-      b.setCurrentKey(hot);
-      b.valueState("s", TestCodecs.STRING).update("first");
-      b.snapshot(1).get();
-      ListState<String> l = b.listState("l", TestCodecs.STRING);
-      for (int i = 0; i < items; i++) {
-        l.add(item);
-      }
-      StateSnapshot second = b.snapshot(2).get();
-      ShardManifest logged = ShardManifest.fromJson("m", objects.getBytes(second.manifests().get(group)));
-      assertThat(logged.checkpointId()).isEqualTo(2);
-      assertThat(logged.log()).as("due, but its memtable is flushed in the background first").isNotEmpty();
-
-      b.setCurrentKey(hot);
-      b.valueState("s", TestCodecs.STRING).update("third");
-      latest = b.snapshot(3).get();
-      ShardManifest materialized = ShardManifest.fromJson("m", objects.getBytes(latest.manifests().get(group)));
-      assertThat(materialized.checkpointId()).isEqualTo(3);
-      assertThat(materialized.log()).isEmpty();
-      assertThat(materialized.files()).isNotEmpty();
-    }
-    factory.close();
-    factory = newProcess(true);
-    try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
-      b.setCurrentKey(hot);
-      assertThat(b.valueState("s", TestCodecs.STRING).value()).isEqualTo("third");
-      assertThat(b.listState("l", TestCodecs.STRING).get()).hasSize(items).allSatisfy(x -> assertThat(x).isEqualTo(item));
-    }
-  }
-
-  @Test
   void withoutTheLogEverySnapshotMaterializesEveryChangedShard() throws Exception {
     factory.close();
     factory = newProcess(false);
