@@ -8,7 +8,9 @@ import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
 import java.io.IOException;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -78,6 +80,12 @@ public final class HeapTimerService implements TimerService {
   private final KeyedStateBackend backend;
   private final PriorityQueue<Timer> queue = new PriorityQueue<>(BY_TIME);
   private final Set<Timer> live = new HashSet<>();
+  /**
+   * The queue's entries that are not live (deleted, or fired from a restored section), counted per
+   * timer: as multisets, the queue holds exactly {@link #live} plus these. A snapshot copies the
+   * queue's array and this map, not the live set, so its task-thread part is a memory copy.
+   */
+  private final Map<Timer, Integer> staleInQueue = new HashMap<>();
   /** Restored timers not decoded yet, by the time of their head. */
   private final PriorityQueue<TimerSection> sections = new PriorityQueue<>(BY_HEAD_TIME);
   /** Timers deleted while they may still be undecoded in {@link #sections}. */
@@ -118,7 +126,9 @@ public final class HeapTimerService implements TimerService {
   public void delete(Object namespace, long time) {
     used = true;
     Timer timer = new Timer(requireKey(), namespace, time);
-    live.remove(timer);
+    if (live.remove(timer)) {
+      staleInQueue.merge(timer, 1, Integer::sum);
+    }
     TimerSection first = sections.peek();
     if (first != null && time >= first.headTime()) {
       tombstones.add(timer);
@@ -175,7 +185,9 @@ public final class HeapTimerService implements TimerService {
       }
       Timer restoredTimer = section.head();
       take(section);
-      live.remove(restoredTimer); // registered again since the restore: fires once, its queue entry is skipped
+      if (live.remove(restoredTimer)) { // registered again since the restore: fires once, its queue entry is skipped
+        staleInQueue.merge(restoredTimer, 1, Integer::sum);
+      }
       backend.setCurrentKey(restoredTimer.key());
       return restoredTimer;
     }
@@ -220,6 +232,7 @@ public final class HeapTimerService implements TimerService {
     Timer head = queue.peek();
     while (head != null && !live.contains(head)) {
       queue.poll();
+      staleInQueue.computeIfPresent(head, (t, n) -> n == 1 ? null : n - 1);
       head = queue.peek();
     }
     return head;
@@ -283,15 +296,18 @@ public final class HeapTimerService implements TimerService {
 
   /**
    * The live timers and the current watermark as they are now, serialized later by the supplier
-   * on any thread (as {@link #snapshot}): only the timer references, the cursors of the undecoded
-   * restored timers and the tombstones are copied here, reading no restored section, so a
-   * checkpoint's synchronous part on the task thread stays short however many timers there are.
+   * on any thread (as {@link #snapshot}): only the queue's array of timer references (one array
+   * copy; its stale entries, counted apart, are dropped by the supplier), the cursors of the
+   * undecoded restored timers and the tombstones are copied here, reading no restored section, so
+   * a checkpoint's synchronous part on the task thread stays short however many timers there are
+   * (iterating a live set of millions took seconds).
    * The supplier reads the restored sections that were not read yet (see the class doc for why
    * they are still there), sharing them with the task thread. Timers are immutable; the codec must
    * be usable from another thread.
    */
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
-    Timer[] timers = live.toArray(new Timer[0]);
+    Object[] queued = queue.toArray(); // an array copy: far cheaper than iterating the live set
+    Map<Timer, Integer> stale = staleInQueue.isEmpty() ? Map.of() : new HashMap<>(staleInQueue);
     TimerSection[] cursors = new TimerSection[sections.size()];
     int i = 0;
     for (TimerSection s : sections) {
@@ -300,7 +316,29 @@ public final class HeapTimerService implements TimerService {
     Set<Timer> deleted = tombstones.isEmpty() ? Set.of() : new HashSet<>(tombstones);
     long wm = watermark;
     int maxParallelism = backend.maxParallelism();
-    return () -> TimerSnapshotFormat.write(wm, maxParallelism, timers, cursors, deleted, namespaceCodec);
+    return () -> TimerSnapshotFormat.write(wm, maxParallelism, liveOf(queued, stale), cursors, deleted,
+        namespaceCodec);
+  }
+
+  /** The live timers among the queue's entries {@code queued}: all but the {@code stale} ones. */
+  private static Timer[] liveOf(Object[] queued, Map<Timer, Integer> stale) {
+    Map<Timer, Integer> skip = stale.isEmpty() ? stale : new HashMap<>(stale);
+    Timer[] timers = new Timer[queued.length];
+    int n = 0;
+    for (Object o : queued) {
+      Timer t = (Timer) o;
+      Integer c = skip.isEmpty() ? null : skip.get(t);
+      if (c != null) {
+        if (c == 1) {
+          skip.remove(t);
+        } else {
+          skip.put(t, c - 1);
+        }
+        continue;
+      }
+      timers[n++] = t;
+    }
+    return n == timers.length ? timers : java.util.Arrays.copyOf(timers, n);
   }
 
   /**
