@@ -67,6 +67,30 @@ class HeapTimerServiceTest {
   }
 
   @Test
+  void aSnapshotHoldsExactlyTheLiveTimersWhateverWasDeletedSkippedOrRegisteredAgain() {
+    LazyTimerRestoreTest.CountingCodec codec = new LazyTimerRestoreTest.CountingCodec();
+    register(Key.of(1L), "w", 10);
+    register(Key.of(2L), "w", 10);
+    backend.setCurrentKey(Key.of(1L));
+    timers.delete("w", 10); // its entry in the queue is stale now
+    assertThat(drain(15)).extracting(Timer::key).containsExactly(Key.of(2L)); // and skipped on the way
+    register(Key.of(1L), "w", 10); // again, in the past: due at the next watermark
+    register(Key.of(3L), "w", 30);
+    backend.setCurrentKey(Key.of(3L));
+    timers.delete("w", 30);
+    timers.register("w", 30); // two equal entries in the queue now, one of them stale
+
+    byte[] bytes = timers.snapshot(codec);
+    HeapTimerService restored = new HeapTimerService(new HeapKeyedStateBackend(new KeyGroupRange(0, 128), 128));
+    restored.restore(bytes, codec, new KeyGroupRange(0, 128), 128);
+    List<Timer> fired = new ArrayList<>();
+    for (Timer t; (t = restored.pollDue(100)) != null; ) {
+      fired.add(t);
+    }
+    assertThat(fired).containsExactly(new Timer(Key.of(1L), "w", 10), new Timer(Key.of(3L), "w", 30));
+  }
+
+  @Test
   void watermarkMovesForwardOnly() {
     assertThat(timers.currentWatermark()).isEqualTo(Long.MIN_VALUE);
     timers.pollDue(5);
