@@ -166,11 +166,16 @@ final class Shard implements AutoCloseable {
     }
   }
 
+  /** Called before {@code key} is written to RocksDB. */
   private void written(byte[] key, int keyLen) {
     if (filter != null) {
-      filter.add(key, KeyFilter.prefixLength(key, keyLen));
+      int prefixLen = KeyFilter.prefixLength(key, keyLen);
+      filter.add(key, prefixLen);
       if (filter.full()) {
         rebuildFilter();
+        if (filter != null) {
+          filter.add(key, prefixLen); // the rebuild listed RocksDB, which this write has not reached yet
+        }
       }
     }
   }

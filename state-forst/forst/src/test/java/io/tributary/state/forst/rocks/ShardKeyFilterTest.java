@@ -81,6 +81,15 @@ class ShardKeyFilterTest {
   }
 
   @Test
+  void theWriteThatFillsTheFilterIsFoundAfterTheRebuild() {
+    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
+    for (int i = 0; i < 3 * KeyFilter.MIN_CAPACITY; i++) { // fills and rebuilds the filter more than once
+      put(entry("k" + i, 0));
+      assertThat(get(entry("k" + i, 0))).as("k" + i + ", read right after its write").isEqualTo(1);
+    }
+  }
+
+  @Test
   void aRestoredShardListsItsKeysOnceEnoughReadsFoundNothing() {
     Path dir = tmp.resolve("kg");
     shard = Shard.open(rocks, 0, dir, null, null, 0);
