@@ -9,10 +9,6 @@ package io.tributary.state.forst.rocks;
  * snapshot or eviction wrote to it) each such miss is a JNI call that probes the memtable and every
  * level-0 file, several microseconds; a filter answers the same question in tens of nanoseconds.
  *
- * <p>A blocked Bloom filter: all probes of one prefix fall into one 512-bit block, so a lookup in a
- * filter of millions of keys costs one or two cache misses instead of one per probe (a window task
- * asks once per new key and window).
- *
  * <p>What a caller may rely on: {@link #mayHold} is true for every prefix {@linkplain #add added}
  * (no false negatives) and for about 1% of the others while at most {@link #capacity} prefixes
  * were added. Removals are not tracked; once {@link #full}, the shard rebuilds its filter from the
@@ -24,12 +20,8 @@ final class KeyFilter {
   private static final int BITS_PER_KEY = 10;
   private static final int HASHES = 6;
 
-  /** Bits of one block: a cache line, so that a probe touches one line, not one per hash. */
-  private static final int BLOCK_BITS = 512;
-  private static final int BLOCK_WORDS = BLOCK_BITS / 64;
-
   private final long[] words;
-  private final int blockMask;
+  private final long bitMask;
   private final int capacity;
   private int added;
 
@@ -38,7 +30,7 @@ final class KeyFilter {
     this.capacity = Math.max(MIN_CAPACITY, capacity);
     long bits = Long.highestOneBit((long) this.capacity * BITS_PER_KEY - 1) << 1; // a power of two
     this.words = new long[(int) (bits >>> 6)];
-    this.blockMask = (int) (bits / BLOCK_BITS) - 1;
+    this.bitMask = bits - 1;
   }
 
   /**
@@ -64,21 +56,15 @@ final class KeyFilter {
   }
 
   boolean mayHold(long hash) {
-    int base = block(hash);
     int h1 = (int) hash;
     int h2 = (int) (hash >>> 32);
     for (int i = 0; i < HASHES; i++) {
-      int bit = (h1 + i * h2) & (BLOCK_BITS - 1);
-      if ((words[base + (bit >>> 6)] & (1L << bit)) == 0) {
+      long bit = (h1 + (long) i * h2) & bitMask;
+      if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
         return false;
       }
     }
     return true;
-  }
-
-  /** The first word of the block of {@code hash}: chosen by bits its probes within the block do not use. */
-  private int block(long hash) {
-    return (int) ((hash * 0x9e3779b97f4a7c15L) >>> 40 & blockMask) * BLOCK_WORDS;
   }
 
   /** Adds the prefix {@code key[0, prefixLen)}; counts it only when it was not held yet. */
@@ -87,13 +73,12 @@ final class KeyFilter {
   }
 
   void add(long hash) {
-    int base = block(hash);
     int h1 = (int) hash;
     int h2 = (int) (hash >>> 32);
     boolean fresh = false;
     for (int i = 0; i < HASHES; i++) {
-      int bit = (h1 + i * h2) & (BLOCK_BITS - 1);
-      int w = base + (bit >>> 6);
+      long bit = (h1 + (long) i * h2) & bitMask;
+      int w = (int) (bit >>> 6);
       long m = 1L << bit;
       fresh |= (words[w] & m) == 0;
       words[w] |= m;
