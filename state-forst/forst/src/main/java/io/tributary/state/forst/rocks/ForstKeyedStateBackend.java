@@ -217,6 +217,27 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return currentShard();
   }
 
+  /** The shard of the current key if it is open; null otherwise (nothing is opened). */
+  Shard currentShardIfOpen() {
+    if (currentShard == null && currentIndex >= 0) {
+      checkOpen();
+      currentShard = shards[currentIndex];
+    }
+    return currentShard;
+  }
+
+  /**
+   * Whether the current key's group, whose shard is not open, may hold state: only if it was
+   * restored. A new shard (one opening in the background included) holds only what was written
+   * through {@link #currentShard}, which opens it.
+   */
+  boolean currentGroupMayHoldState() {
+    if (currentIndex < 0) {
+      throw new IllegalStateException("no current key: call setCurrentKey before using state");
+    }
+    return restored[currentIndex] != null;
+  }
+
   /** The shard of the current key, opened (and fetched, if restored) on first access. */
   Shard currentShard() {
     Shard s = currentShard;
@@ -352,6 +373,17 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     for (Shard s : shards) {
       if (s != null) {
         n += s.estimatedKeys();
+      }
+    }
+    return n;
+  }
+
+  /** Reads that reached RocksDB in the open shards (their key filters did not rule them out); for tests. */
+  long rocksReads() {
+    long n = 0;
+    for (Shard s : shards) {
+      if (s != null) {
+        n += s.rocksReads();
       }
     }
     return n;

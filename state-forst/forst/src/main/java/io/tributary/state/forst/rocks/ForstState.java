@@ -15,7 +15,7 @@ import org.rocksdb.RocksIterator;
  * without a registry; the key length makes a key's entries a prefix range that no other key shares.
  * The current key's prefix is built once per key change and reused by every access.
  */
-abstract class ForstState {
+abstract class ForstState implements KeyPresence {
   final ForstKeyedStateBackend backend;
   final String name;
   private final int stateId;
@@ -53,6 +53,17 @@ abstract class ForstState {
     Shard shard = backend.currentShardIfAny();
     buildPrefix();
     return shard;
+  }
+
+  /** {@inheritDoc} Asks the shard's key filter when the shard is open. */
+  @Override
+  public final boolean mayHoldCurrentKey() {
+    Shard shard = backend.currentShardIfOpen();
+    if (shard == null) {
+      return backend.currentGroupMayHoldState();
+    }
+    buildPrefix();
+    return shard.mayHold(key.array(), prefixLen);
   }
 
   private void buildPrefix() {

@@ -15,7 +15,7 @@ final class CachedListState<T> extends CachedState<Object> implements ListState<
   private final ListState<T> inner;
 
   CachedListState(CachingKeyedStateBackend backend, ListState<T> inner) {
-    super(backend);
+    super(backend, inner);
     this.inner = inner;
   }
 

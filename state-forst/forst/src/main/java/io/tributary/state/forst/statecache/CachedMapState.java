@@ -16,7 +16,7 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   private final MapState<K, V> inner;
 
   CachedMapState(CachingKeyedStateBackend backend, MapState<K, V> inner) {
-    super(backend);
+    super(backend, inner);
     this.inner = inner;
   }
 

@@ -1,7 +1,9 @@
 package io.tributary.state.forst.statecache;
 
 import io.tributary.state.Key;
+import io.tributary.state.forst.rocks.KeyPresence;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -20,10 +22,13 @@ abstract class CachedState<N> {
   private final Map<Key, Slot<N>> slots = new HashMap<>();
   private Slot<N> current;
   private long currentVersion = -1;
+  private final KeyPresence presence;
 
-  CachedState(CachingKeyedStateBackend backend) {
+  /** {@code inner} is the state below; when it can tell a key has nothing there, new keys' slots start complete. */
+  CachedState(CachingKeyedStateBackend backend, Object inner) {
     this.backend = backend;
     this.cache = backend.cache();
+    this.presence = inner instanceof KeyPresence p ? p : null;
   }
 
   /** Reads {@code ns} of the current key below; null when absent. */
@@ -45,11 +50,16 @@ abstract class CachedState<N> {
     return current;
   }
 
-  /** The current key's slot, created empty (and incomplete) if needed. */
+  /**
+   * The current key's slot, created empty if needed: complete when the layer below says the key has
+   * nothing there (then every later miss of the key is answered here, as long as the slot stays
+   * cached), incomplete otherwise.
+   */
   final Slot<N> slotOrCreate() {
     Slot<N> s = slot();
     if (s == null) {
       s = new Slot<>(backend.currentKey(), this);
+      s.complete = nothingBelow();
       slots.put(s.key, s);
       current = s;
       cache.added(1); // the slot itself, so that empty slots are bounded too
@@ -59,14 +69,13 @@ abstract class CachedState<N> {
 
   /** The value of {@code ns} for the current key (null when absent), read below on a miss. */
   final Object read(N ns) {
-    Slot<N> s = slot();
-    Entry e = s == null ? null : s.entries.get(ns);
+    Slot<N> s = slotOrCreate();
+    Entry e = s.entries.get(ns);
     if (e == null) {
-      if (s != null && s.complete) {
-        cache.touch(s);
+      if (s.complete) {
+        used(s);
         return null;
       }
-      s = s == null ? slotOrCreate() : s;
       e = new Entry(loadBelow(ns), false, true);
       e.stored = e.value != null;
       s.entries.put(ns, e);
@@ -137,24 +146,40 @@ abstract class CachedState<N> {
     cache.evictIfOver();
   }
 
-  /** Writes the dirty entries of {@code s} below; they stay cached, clean. */
+  /**
+   * Writes the dirty entries of {@code s} below; they stay cached, clean, except removals in a
+   * complete slot, which need no entry once they reached the layer below.
+   */
   final void flush(Slot<N> s) {
+    int dropped = writeDown(s, s.complete);
+    cache.added(-dropped);
+  }
+
+  /** Writes the dirty entries of {@code s} below; with {@code dropRemovals}, drops those that were removals. */
+  private int writeDown(Slot<N> s, boolean dropRemovals) {
     backend.innerAt(s.key);
-    for (Map.Entry<N, Entry> me : s.entries.entrySet()) {
+    int dropped = 0;
+    for (Iterator<Map.Entry<N, Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<N, Entry> me = it.next();
       Entry e = me.getValue();
       if (e.dirty) {
         store(me.getKey(), e.value);
         e.dirty = false;
         e.stored = e.value != null;
+        if (e.value == null && dropRemovals) {
+          it.remove();
+          dropped++;
+        }
       }
     }
     s.dirty = false;
+    return dropped;
   }
 
-  /** Flushes {@code s} and forgets it (the cache has already unlinked it). */
+  /** Writes {@code s} down and forgets it (the cache has already unlinked and uncounted it). */
   final void evict(Slot<N> s) {
     if (s.dirty) {
-      flush(s);
+      writeDown(s, false);
     }
     s.evicted = true;
     slots.remove(s.key);
@@ -164,6 +189,15 @@ abstract class CachedState<N> {
   final void forgetAll() {
     slots.clear();
     current = null;
+  }
+
+  /** Whether the layer below certainly holds nothing of the current key (false when it cannot tell). */
+  private boolean nothingBelow() {
+    if (presence == null) {
+      return false;
+    }
+    backend.innerAtCurrentKey();
+    return !presence.mayHoldCurrentKey();
   }
 
   private Object loadBelow(N ns) {

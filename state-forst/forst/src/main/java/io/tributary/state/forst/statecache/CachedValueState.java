@@ -9,7 +9,7 @@ final class CachedValueState<T> extends CachedState<Object> implements ValueStat
   private final ValueState<T> inner;
 
   CachedValueState(CachingKeyedStateBackend backend, ValueState<T> inner) {
-    super(backend);
+    super(backend, inner);
     this.inner = inner;
   }
 

@@ -17,7 +17,7 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
   private final WindowState<W, A> inner;
 
   CachedWindowState(CachingKeyedStateBackend backend, WindowState<W, A> inner) {
-    super(backend);
+    super(backend, inner);
     this.inner = inner;
   }
 
