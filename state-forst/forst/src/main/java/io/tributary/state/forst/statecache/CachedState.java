@@ -114,6 +114,9 @@ abstract class CachedState<N> {
       // replace one window by another on every record)
       s.entries.remove(ns);
       cache.added(-1);
+      if (s.entries.isEmpty() && forgetIfNothingBelow(s)) {
+        return;
+      }
     }
     used(s);
   }
@@ -142,6 +145,9 @@ abstract class CachedState<N> {
 
   /** Marks {@code s} most recently used and lets the cache evict what exceeds its bound. */
   final void used(Slot<N> s) {
+    if (s.evicted) {
+      return; // dropped meanwhile (a map cleared to nothing): linking it again would count it nowhere
+    }
     cache.touch(s);
     cache.evictIfOver();
   }
@@ -153,6 +159,30 @@ abstract class CachedState<N> {
   final void flush(Slot<N> s) {
     int dropped = writeDown(s, s.complete);
     cache.added(-dropped);
+    if (s.complete && s.entries.isEmpty()) {
+      forgetIfNothingBelow(s);
+    }
+  }
+
+  /**
+   * Drops {@code s}, a complete slot left without entries (so with nothing to write), when the layer
+   * below says just as well that the key has nothing: a cache full of the empty slots of keys gone
+   * (auctions closed, sessions ended) would evict the keys still in use. A key that was written
+   * down keeps its slot (until evicted): the layer below would only say that it may have something,
+   * and each new window of the key would be looked up there. Returns whether it was dropped.
+   */
+  private boolean forgetIfNothingBelow(Slot<N> s) {
+    if (presence != null) {
+      backend.innerAt(s.key);
+      if (presence.mayHoldCurrentKey()) {
+        return false;
+      }
+    }
+    cache.remove(s);
+    s.evicted = true;
+    slots.remove(s.key);
+    current = null;
+    return true;
   }
 
   /** Writes the dirty entries of {@code s} below; with {@code dropRemovals}, drops those that were removals. */

@@ -51,7 +51,6 @@ final class StateCache {
     }
   }
 
-  /** Writes the dirty entries of every slot down; they stay cached, clean. */
   /** The keys of slots with changes not yet written to the inner backend. */
   java.util.List<io.tributary.state.Key> dirtyKeys() {
     java.util.List<io.tributary.state.Key> keys = new java.util.ArrayList<>();
@@ -63,12 +62,23 @@ final class StateCache {
     return keys;
   }
 
+  /** Writes the dirty entries of every slot down; they stay cached, clean (see {@link CachedState#flush}). */
   void flushAll() {
-    for (Slot<?> s = lru.next; s != lru; s = s.next) {
+    for (Slot<?> s = lru.next; s != lru; ) {
+      Slot<?> next = s.next; // flushing may drop s
       if (s.dirty) {
         s.flush();
       }
+      s = next;
     }
+  }
+
+  /** Drops {@code s} from the cache: its entries (none) and itself no longer count. */
+  void remove(Slot<?> s) {
+    if (s.next != null) {
+      unlink(s);
+    }
+    entries -= s.entries.size() + 1;
   }
 
   /** Forgets every slot without writing anything. */
@@ -87,6 +97,15 @@ final class StateCache {
 
   long entries() {
     return entries;
+  }
+
+  /** The entries of the linked slots counted one by one, each slot as one more; for tests of the bookkeeping. */
+  long recount() {
+    long n = 0;
+    for (Slot<?> s = lru.next; s != lru; s = s.next) {
+      n += s.entries.size() + 1;
+    }
+    return n;
   }
 
   long evictions() {

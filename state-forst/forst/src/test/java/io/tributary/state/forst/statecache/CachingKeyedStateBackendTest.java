@@ -76,6 +76,11 @@ class CachingKeyedStateBackendTest {
         for (int b = 1; b < ops.size(); b++) {
           assertThat(ops.get(b).apply(op)).as("op %d %s on backend %d (seed %d)", i, op, b, seed).isEqualTo(expected);
         }
+        for (int b = 2; b < backends.size(); b++) {
+          StateCache cache = ((CachingKeyedStateBackend) backends.get(b)).cache();
+          assertThat(cache.entries()).as("entries counted after op %d on backend %d (seed %d)", i, b, seed)
+              .isEqualTo(cache.recount());
+        }
         if (r.nextInt(500) == 0) {
           for (int b = 1; b < backends.size(); b++) {
             backends.get(b).snapshot(i).get();
