@@ -87,4 +87,32 @@ class CachedKeyPresenceTest {
       assertThat(restoredRaw.rocksReads()).isPositive();
     }
   }
+
+  @Test
+  void aKeyWrittenDownKeepsItsEmptySlotSoItsNextWindowIsNotReadBelow() throws Exception {
+    ForstKeyedStateBackend raw = (ForstKeyedStateBackend) uncached.create("job", "op", ALL, 8);
+    try (CachingKeyedStateBackend b = new CachingKeyedStateBackend(raw, 10_000)) {
+      WindowState<Window, Long> w = b.windowState("w", TestCodecs.WINDOW, TestCodecs.LONG);
+      for (long k = 0; k < 50; k++) {
+        b.setCurrentKey(Key.of(k));
+        w.put(FIRST, k);
+      }
+      b.snapshot(1).get();
+      for (long k = 0; k < 50; k++) { // the windows fire
+        b.setCurrentKey(Key.of(k));
+        w.remove(FIRST);
+      }
+      b.snapshot(2).get(); // the removals reach RocksDB; the key filters still say "maybe"
+      long before = raw.rocksReads();
+
+      for (long k = 0; k < 50; k++) {
+        b.setCurrentKey(Key.of(k));
+        assertThat(w.get(SECOND)).isNull();
+        w.put(SECOND, k);
+      }
+      assertThat(raw.rocksReads()).as("reads that reached RocksDB").isEqualTo(before);
+      b.setCurrentKey(Key.of(3));
+      assertThat(w.windows()).containsExactly(SECOND);
+    }
+  }
 }

@@ -100,6 +100,27 @@ class CachingKeyedStateBackendTest {
   }
 
   @Test
+  void keysThatComeAndGoLeaveNoSlotsBehind() throws Exception {
+    try (KeyedStateBackend b = factory("churn", 100_000).create("job", "churn", ALL, MAX_PARALLELISM)) {
+      WindowState<Window, Acc> w = b.windowState("w", Codecs.WINDOW, Codecs.ACC);
+      ValueState<Long> v = b.valueState("v", Codecs.LONG);
+      b.setCurrentKey(Key.of(-1));
+      v.update(1L);
+      b.snapshot(1).get(); // shards exist now: the keys below are ruled out by their filters
+      StateCache cache = ((CachingKeyedStateBackend) b).cache();
+      long before = cache.entries();
+      for (long k = 0; k < 5_000; k++) { // like auctions: a window opens, fires and is gone
+        b.setCurrentKey(Key.of(k));
+        assertThat(w.get(new Window(0, 10))).isNull();
+        w.put(new Window(0, 10), new Acc(1, k));
+        w.remove(new Window(0, 10));
+      }
+      assertThat(cache.entries()).as("cached entries and slots").isEqualTo(before);
+      assertThat(((CachingKeyedStateBackend) b).evictions()).isZero();
+    }
+  }
+
+  @Test
   void aTinyBoundEvictsLeastRecentlyUsedKeysWritingTheirChangesDown() {
     HeapKeyedStateBackend inner = new HeapKeyedStateBackend(ALL, MAX_PARALLELISM);
     try (CachingKeyedStateBackend cached = new CachingKeyedStateBackend(inner, 10)) {
