@@ -55,15 +55,14 @@ abstract class ForstState implements KeyPresence {
     return shard;
   }
 
-  /** {@inheritDoc} Asks the shard's key filter when the shard is open. */
+  /** {@inheritDoc} Asks the shard's key filter, by the key's hash, when the shard is open. */
   @Override
   public final boolean mayHoldCurrentKey() {
     Shard shard = backend.currentShardIfOpen();
     if (shard == null) {
       return backend.currentGroupMayHoldState();
     }
-    buildPrefix();
-    return shard.mayHold(key.array(), prefixLen);
+    return shard.mayHold(KeyFilter.hash(stateId, backend.currentKey().murmurHash()));
   }
 
   private void buildPrefix() {

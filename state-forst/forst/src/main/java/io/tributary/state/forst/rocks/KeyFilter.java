@@ -97,12 +97,28 @@ final class KeyFilter {
     return capacity;
   }
 
-  /** A 64-bit hash of {@code bytes[0, len)} (FNV-1a, then murmur3's 64-bit finaliser). */
-  static long hash(byte[] bytes, int len) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < len; i++) {
-      h = (h ^ (bytes[i] & 0xff)) * 0x100000001b3L;
+  /**
+   * The 64-bit hash of the prefix {@code key[0, prefixLen)} ({@code stateId | varint key length |
+   * key}): {@link #hash(int, int)} of its state id and the murmur3 hash of its key bytes, the same
+   * as {@link io.tributary.state.Key#murmurHash()} of the key, so that a caller holding the key
+   * asks without encoding or hashing anything.
+   */
+  static long hash(byte[] key, int prefixLen) {
+    if (prefixLen < 5) {
+      return hash(0, io.tributary.state.Murmur3.hash32(key, 0, prefixLen)); // never for keys this backend writes
     }
+    int stateId = (key[0] & 0xff) << 24 | (key[1] & 0xff) << 16 | (key[2] & 0xff) << 8 | (key[3] & 0xff);
+    int pos = 4;
+    while (pos < prefixLen && (key[pos] & 0x80) != 0) {
+      pos++;
+    }
+    pos = Math.min(pos + 1, prefixLen); // past the key length's last byte
+    return hash(stateId, io.tributary.state.Murmur3.hash32(key, pos, prefixLen - pos));
+  }
+
+  /** The 64-bit hash of a key of a state: murmur3's 64-bit finaliser over both (a bijection). */
+  static long hash(int stateId, int keyHash) {
+    long h = (long) stateId << 32 | (keyHash & 0xffffffffL);
     h ^= h >>> 33;
     h *= 0xff51afd7ed558ccdL;
     h ^= h >>> 33;

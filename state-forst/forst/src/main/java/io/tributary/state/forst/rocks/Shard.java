@@ -127,6 +127,11 @@ final class Shard implements AutoCloseable {
     return filter == null || filter.mayHold(key, prefixLen);
   }
 
+  /** Like {@link #mayHold(byte[], int)} for a prefix of {@link KeyFilter#hash(byte[], int) hash} {@code prefixHash}. */
+  boolean mayHold(long prefixHash) {
+    return filter == null || filter.mayHold(prefixHash);
+  }
+
   void put(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
     written(key, keyLen);

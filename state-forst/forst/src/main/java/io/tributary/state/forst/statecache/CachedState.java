@@ -60,6 +60,7 @@ abstract class CachedState<N> {
     if (s == null) {
       s = new Slot<>(backend.currentKey(), this);
       s.complete = nothingBelow();
+      s.below = !s.complete;
       slots.put(s.key, s);
       current = s;
       cache.added(1); // the slot itself, so that empty slots are bounded too
@@ -165,18 +166,16 @@ abstract class CachedState<N> {
   }
 
   /**
-   * Drops {@code s}, a complete slot left without entries (so with nothing to write), when the layer
-   * below says just as well that the key has nothing: a cache full of the empty slots of keys gone
+   * Drops {@code s}, a complete slot left without entries (so with nothing to write), unless the
+   * layer below may hold something of its key: a cache full of the empty slots of keys gone
    * (auctions closed, sessions ended) would evict the keys still in use. A key that was written
-   * down keeps its slot (until evicted): the layer below would only say that it may have something,
-   * and each new window of the key would be looked up there. Returns whether it was dropped.
+   * down keeps its slot (until evicted): the layer below could then only say that it may have
+   * something, and each new window of the key would be looked up there. Returns whether it was
+   * dropped.
    */
   private boolean forgetIfNothingBelow(Slot<N> s) {
-    if (presence != null) {
-      backend.innerAt(s.key);
-      if (presence.mayHoldCurrentKey()) {
-        return false;
-      }
+    if (s.below) {
+      return false;
     }
     cache.remove(s);
     s.evicted = true;
@@ -196,6 +195,7 @@ abstract class CachedState<N> {
         store(me.getKey(), e.value);
         e.dirty = false;
         e.stored = e.value != null;
+        s.below |= e.stored;
         if (e.value == null && dropRemovals) {
           it.remove();
           dropped++;

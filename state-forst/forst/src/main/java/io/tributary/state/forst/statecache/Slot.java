@@ -16,6 +16,12 @@ final class Slot<N> {
   final CachedState<N> owner;
   final Map<N, Entry> entries = new HashMap<>(4);
   boolean complete;
+  /**
+   * Whether the layer below may hold something of the key: it could not rule the key out when the
+   * slot was created, or the slot wrote a value down since. A complete slot without entries is
+   * dropped only while this is false.
+   */
+  boolean below;
   boolean dirty;
   boolean evicted;
   Slot<?> prev;

@@ -24,6 +24,22 @@ class KeyFilterTest {
   }
 
   @Test
+  void aPrefixHashesAsItsStateIdAndTheKeysOwnHash() {
+    Random random = new Random(7);
+    for (int len : new int[] {0, 1, 8, 127, 128, 300, 20_000}) {
+      byte[] k = new byte[len];
+      random.nextBytes(k);
+      io.tributary.state.Key key = io.tributary.state.Key.fromBytes(k);
+      int stateId = random.nextInt();
+      byte[] rocksKey = key(stateId, k, new byte[] {9, 9});
+      assertThat(KeyFilter.hash(rocksKey, KeyFilter.prefixLength(rocksKey, rocksKey.length)))
+          .as("key of %d bytes", len)
+          .isEqualTo(KeyFilter.hash(stateId, key.murmurHash()))
+          .isNotEqualTo(KeyFilter.hash(stateId + 1, key.murmurHash()));
+    }
+  }
+
+  @Test
   void neverDeniesAnAddedPrefixAndRarelyAdmitsAnother() {
     Random random = new Random(42);
     KeyFilter f = new KeyFilter(KeyFilter.MIN_CAPACITY);
