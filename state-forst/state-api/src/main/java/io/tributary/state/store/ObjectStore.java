@@ -18,6 +18,18 @@ public interface ObjectStore extends AutoCloseable {
   void put(String name, byte[] bytes) throws IOException;
 
   /**
+   * Writes several objects, each as {@link #put(String, byte[])} would, and returns once all are
+   * durable; a failure may leave some written. Stores may share the durability work among them (a
+   * local store syncs each directory once, not once per object). The default puts them one after
+   * another.
+   */
+  default void putAll(java.util.Map<String, byte[]> objects) throws IOException {
+    for (java.util.Map.Entry<String, byte[]> e : objects.entrySet()) {
+      put(e.getKey(), e.getValue());
+    }
+  }
+
+  /**
    * Writes {@code name} only if it does not exist yet (S3: {@code If-None-Match: *}).
    *
    * @return false if an object of that name already existed (nothing was written)

@@ -103,10 +103,11 @@ final class SnapshotWriter {
         uploaded += upload(t, planned.get(t.shard()), fresh);
       }
       List<Shard> written = new ArrayList<>(planned.keySet());
+      Map<String, byte[]> manifestObjects = new java.util.LinkedHashMap<>();
       for (Shard shard : written) {
-        String name = manifests.get(shard.keyGroup());
-        env.store.put(name, planned.get(shard).toJson());
+        manifestObjects.put(manifests.get(shard.keyGroup()), planned.get(shard).toJson());
       }
+      env.store.putAll(manifestObjects); // one per changed key group: a local store syncs their directory once
       for (Shard shard : written) {
         shard.uploadEnded(manifests.get(shard.keyGroup()), planned.get(shard));
       }

@@ -54,6 +54,13 @@ public final class InstrumentedObjectStore implements ObjectStore {
     wrote(bytes.length);
   }
 
+  /** Counted as one put per object. */
+  @Override
+  public void putAll(java.util.Map<String, byte[]> objects) throws IOException {
+    counted(() -> delegate.putAll(objects));
+    objects.values().forEach(b -> wrote(b.length));
+  }
+
   @Override
   public boolean putIfAbsent(String name, byte[] bytes) throws IOException {
     boolean written = counted(() -> delegate.putIfAbsent(name, bytes));

@@ -54,6 +54,18 @@ public final class LocalObjectStore implements ObjectStore {
     LocalFiles.commitReplacing(temp, target);
   }
 
+  /** Each object is written and synced as by {@link #put(String, byte[])}; each directory is synced once, at the end. */
+  @Override
+  public void putAll(java.util.Map<String, byte[]> objects) throws IOException {
+    java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
+    for (java.util.Map.Entry<String, byte[]> e : objects.entrySet()) {
+      Path target = resolve(e.getKey());
+      LocalFiles.moveReplacing(LocalFiles.writeTemp(e.getValue(), target), target);
+      dirs.add(target.toAbsolutePath().getParent());
+    }
+    dirs.forEach(LocalFiles::syncDirectory);
+  }
+
   @Override
   public boolean putIfAbsent(String name, byte[] bytes) throws IOException {
     Path target = resolve(name);

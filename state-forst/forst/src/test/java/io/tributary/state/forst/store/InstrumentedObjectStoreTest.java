@@ -24,6 +24,7 @@ class InstrumentedObjectStoreTest {
     store.put("b", new byte[10]);
     assertThat(store.putIfAbsent("b", new byte[7])).isFalse();
     assertThat(store.putIfAbsent("c", new byte[5])).isTrue();
+    store.putAll(java.util.Map.of("d", new byte[20], "e", new byte[30]));
     store.get("a", tmp.resolve("copy"));
     store.getBytes("b");
     try (InputStream in = store.open("c")) {
@@ -33,6 +34,6 @@ class InstrumentedObjectStoreTest {
     faulty.failNth(FaultyObjectStore.Op.GET, 1);
     assertThatThrownBy(() -> store.getBytes("a")).isInstanceOf(IOException.class);
 
-    assertThat(store.metrics()).isEqualTo(new ObjectStoreMetrics(3, 3, 1, 115, 115, 1));
+    assertThat(store.metrics()).isEqualTo(new ObjectStoreMetrics(5, 3, 1, 165, 115, 1));
   }
 }

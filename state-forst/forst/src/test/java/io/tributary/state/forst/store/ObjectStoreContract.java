@@ -57,6 +57,23 @@ abstract class ObjectStoreContract {
   }
 
   @Test
+  void putAllWritesEveryObjectAndReplacesExistingOnes() throws Exception {
+    store.put("chk-1/kg-2.json", bytes("older"));
+    java.util.Map<String, byte[]> objects = new java.util.LinkedHashMap<>();
+    for (int g = 0; g < 5; g++) {
+      objects.put("chk-1/kg-" + g + ".json", bytes("manifest " + g));
+    }
+    objects.put("chk-1/other/x.json", bytes("elsewhere"));
+
+    store.putAll(objects);
+
+    for (java.util.Map.Entry<String, byte[]> e : objects.entrySet()) {
+      assertThat(store.getBytes(e.getKey())).as(e.getKey()).isEqualTo(e.getValue());
+    }
+    assertThat(store.list("chk-1/")).hasSize(6);
+  }
+
+  @Test
   void putFromFileAndReplace() throws Exception {
     Path file = tmp.resolve("upload.sst");
     byte[] big = new byte[300_000];
