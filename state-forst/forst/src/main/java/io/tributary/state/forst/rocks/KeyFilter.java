@@ -1,5 +1,7 @@
 package io.tributary.state.forst.rocks;
 
+import io.tributary.state.Murmur3;
+
 /**
  * Which keys a shard may hold, answered on the heap: a Bloom filter over the key prefixes
  * ({@code stateId | key length | key}, see {@link ForstState}) of the entries written to it.
@@ -105,7 +107,7 @@ final class KeyFilter {
    */
   static long hash(byte[] key, int prefixLen) {
     if (prefixLen < 5) {
-      return hash(0, io.tributary.state.Murmur3.hash32(key, 0, prefixLen)); // never for keys this backend writes
+      return hash(0, Murmur3.hash32(key, 0, prefixLen)); // never for keys this backend writes
     }
     int stateId = (key[0] & 0xff) << 24 | (key[1] & 0xff) << 16 | (key[2] & 0xff) << 8 | (key[3] & 0xff);
     int pos = 4;
@@ -113,7 +115,7 @@ final class KeyFilter {
       pos++;
     }
     pos = Math.min(pos + 1, prefixLen); // past the key length's last byte
-    return hash(stateId, io.tributary.state.Murmur3.hash32(key, pos, prefixLen - pos));
+    return hash(stateId, Murmur3.hash32(key, pos, prefixLen - pos));
   }
 
   /** The 64-bit hash of a key of a state: murmur3's 64-bit finaliser over both (a bijection). */
