@@ -19,7 +19,7 @@ import io.tributary.run.RunFailedException;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator.CheckpointStats;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;

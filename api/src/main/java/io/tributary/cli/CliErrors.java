@@ -2,7 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.connect.ConnectorException;
 import io.tributary.expr.ExpressionException;
-import io.tributary.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.InvalidSpecException;
 import io.tributary.worker.job.JobFailedException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

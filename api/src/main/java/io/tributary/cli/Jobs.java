@@ -2,9 +2,9 @@ package io.tributary.cli;
 
 import io.tributary.run.StateBackends;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.planner.Planner;
-import io.tributary.spec.JobSpec;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.planner.Planner;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.scheduler.spec.JobSpecs;
 import java.io.IOException;
 import java.nio.file.Path;
 

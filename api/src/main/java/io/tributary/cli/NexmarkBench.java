@@ -3,7 +3,7 @@ package io.tributary.cli;
 import io.tributary.run.StateBackends;
 import com.sun.management.OperatingSystemMXBean;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.worker.job.LocalJob;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;

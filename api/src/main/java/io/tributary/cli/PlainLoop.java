@@ -1,8 +1,8 @@
 package io.tributary.cli;
 
-import io.tributary.connect.nexmark.NexmarkGenerator;
-import io.tributary.connect.nexmark.NexmarkIds;
-import io.tributary.connect.nexmark.NexmarkKind;
+import io.tributary.connectors.nexmark.NexmarkGenerator;
+import io.tributary.connectors.nexmark.NexmarkIds;
+import io.tributary.connectors.nexmark.NexmarkKind;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -61,7 +61,7 @@ final class ServerCommand implements Callable<Integer> {
     server.createdAdminToken().ifPresent(t -> err.println("Administrator token (shown only now; keep it, or set "
         + "TRIBUTARY_ADMIN_TOKEN to choose one): " + t));
     for (int i = 0; i < specs.size(); i++) {
-      String name = io.tributary.spec.JobSpecs.parse(specs.get(i)).name();
+      String name = io.tributary.scheduler.spec.JobSpecs.parse(specs.get(i)).name();
       JobManager.ApplyResult r = server.jobs().apply("default", name, specs.get(i), null);
       err.println("job " + name + ": " + r.outcome().name().toLowerCase(java.util.Locale.ROOT) + " ("
           + apply.get(i) + ")");

@@ -3,7 +3,7 @@ package io.tributary.cli;
 import io.tributary.cli.client.RemoteValidation;
 import io.tributary.cli.client.ServerOptions;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.planner.PlanPrinter;
+import io.tributary.scheduler.planner.PlanPrinter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -14,7 +14,7 @@ import io.tributary.worker.job.Failure;
  *   <li>{@link OperationFailedException}: 503 when {@link #retryable()}, else 500.
  * </ul>
  *
- * <p>An invalid job spec is not one of these: {@link io.tributary.spec.InvalidSpecException} passes
+ * <p>An invalid job spec is not one of these: {@link io.tributary.scheduler.spec.InvalidSpecException} passes
  * through unchanged, with JSON pointers into the spec document (400).
  */
 public abstract sealed class ControlException extends RuntimeException

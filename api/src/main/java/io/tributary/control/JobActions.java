@@ -3,7 +3,7 @@ package io.tributary.control;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.run.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
-import io.tributary.spec.JobSpec;
+import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.worker.job.Failure;
 import java.time.Instant;
 import java.util.Optional;

@@ -2,13 +2,13 @@ package io.tributary.control;
 
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.planner.Planner;
+import io.tributary.scheduler.planner.Planner;
 import io.tributary.run.JobRunner;
 import io.tributary.run.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.ConflictException;
-import io.tributary.spec.CheckpointSpec;
-import io.tributary.spec.JobSpec;
+import io.tributary.scheduler.spec.CheckpointSpec;
+import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.worker.job.JobOptions;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +42,7 @@ final class JobContext {
   /**
    * The plan of {@code spec} at {@code parallelism} (null: the spec's), under the job's internal name.
    *
-   * @throws io.tributary.spec.InvalidSpecException if the spec cannot be planned
+   * @throws io.tributary.scheduler.spec.InvalidSpecException if the spec cannot be planned
    */
   static ExecutionPlan plan(JobSpec spec, Integer parallelism, String internalName) {
     ExecutionPlan p = Planner.plan(spec, parallelism);

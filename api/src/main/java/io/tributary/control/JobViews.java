@@ -1,8 +1,8 @@
 package io.tributary.control;
 
 import io.tributary.scheduler.checkpoint.CheckpointStore;
-import io.tributary.spec.InvalidSpecException;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.JobSpecs;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -4,7 +4,7 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.run.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
-import io.tributary.spec.JobSpec;
+import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.worker.job.Failure;
 import io.tributary.worker.job.LocalJob;
 import java.time.Duration;
@@ -92,7 +92,7 @@ final class ManagedJob implements JobRun.Listener {
   /** The parsed spec of {@code record}, parsed once per fingerprint. */
   synchronized JobSpec spec(JobRecord record) {
     if (!record.fingerprint().equals(specFingerprint)) {
-      spec = io.tributary.spec.JobSpecs.parse(record.spec());
+      spec = io.tributary.scheduler.spec.JobSpecs.parse(record.spec());
       specFingerprint = record.fingerprint();
     }
     return spec;

@@ -4,7 +4,7 @@
  * actions on jobs (stop, resume, rescale, restart, savepoint, delete), and answers reads with
  * records ({@link io.tributary.control.JobView}, {@link io.tributary.control.JobEvent}, {@link
  * io.tributary.control.CheckpointRef}). Errors are {@link io.tributary.control.ControlException}s,
- * one subclass per HTTP status, and {@link io.tributary.spec.InvalidSpecException} for specs.
+ * one subclass per HTTP status, and {@link io.tributary.scheduler.spec.InvalidSpecException} for specs.
  *
  * <p>A job's record ({@link io.tributary.control.JobRecord}, kept by {@link
  * io.tributary.control.JobStore}) holds what the user wants: the spec and the {@link

@@ -1,10 +1,10 @@
 package io.tributary.server;
 
-import io.tributary.spec.InvalidSpecException;
-import io.tributary.spec.JobSpec;
-import io.tributary.spec.SinkSpec;
-import io.tributary.spec.SourceSpec;
-import io.tributary.spec.SpecError;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.scheduler.spec.SinkSpec;
+import io.tributary.scheduler.spec.SourceSpec;
+import io.tributary.scheduler.spec.SpecError;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -42,7 +42,7 @@ class JobsController extends AbstractJobsController {
     String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     DesiredState desired = body.getDesiredState() == null ? null : DesiredState.valueOf(body.getDesiredState().getValue());
     return Blocking.call(() -> {
-      files.check(io.tributary.spec.JobSpecs.parse(spec));
+      files.check(io.tributary.scheduler.spec.JobSpecs.parse(spec));
       RestorePolicy restore = body.getRestorePolicy() == null ? null
           : restores.resolve(project, name, body.getRestorePolicy(), true);
       JobManager.ApplyResult result = jobs.apply(project, name, spec, expected, desired);

@@ -27,7 +27,7 @@ class PlansController extends AbstractPlansController {
     access.require(project, Role.VIEWER);
     String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     return Blocking.call(() -> {
-      io.tributary.spec.JobSpec parsed = io.tributary.spec.JobSpecs.parse(spec);
+      io.tributary.scheduler.spec.JobSpec parsed = io.tributary.scheduler.spec.JobSpecs.parse(spec);
       files.check(parsed);
       JobManager.PlanPreview preview = jobs.plan(project, spec);
       PlanChange.ActionEnum action;

@@ -2,7 +2,7 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -3,9 +3,9 @@ package io.tributary.cli;
 import io.tributary.run.StateBackends;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.connect.kafka.KafkaBroker;
+import io.tributary.connectors.kafka.KafkaBroker;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.worker.job.LocalJob;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.run.StateBackends;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.worker.job.LocalJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,9 +3,9 @@ package io.tributary.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.planner.Planner;
+import io.tributary.scheduler.planner.Planner;
 import io.tributary.run.RestartPolicy;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.state.heap.HeapStateBackendFactory;
 import io.tributary.worker.job.JobOptions;
 import io.tributary.worker.job.LocalJob;

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.run.RestorePolicy;
-import io.tributary.spec.InvalidSpecException;
-import io.tributary.spec.SpecError;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.SpecError;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.tributary.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.spec.JobSpecs;
 import org.junit.jupiter.api.Test;
 
 /** A spec's fingerprint follows its meaning, not its formatting. */

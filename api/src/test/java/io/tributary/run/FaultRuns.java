@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.planner.Planner;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.planner.Planner;
+import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.state.heap.HeapStateBackendFactory;
 import io.tributary.worker.job.JobOptions;
 import io.tributary.worker.job.LocalJob;

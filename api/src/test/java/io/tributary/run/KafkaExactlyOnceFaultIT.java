@@ -4,7 +4,7 @@ import static io.tributary.run.FaultRuns.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.checkpoint.CheckpointMetadata;
-import io.tributary.connect.kafka.KafkaBroker;
+import io.tributary.connectors.kafka.KafkaBroker;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.tributary.cli.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.planner.Planner;
-import io.tributary.spec.JobSpecs;
+import io.tributary.scheduler.planner.Planner;
+import io.tributary.scheduler.spec.JobSpecs;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

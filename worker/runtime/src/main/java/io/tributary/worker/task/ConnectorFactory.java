@@ -1,6 +1,6 @@
 package io.tributary.worker.task;
 
-import io.tributary.connect.Connectors;
+import io.tributary.connectors.Connectors;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;

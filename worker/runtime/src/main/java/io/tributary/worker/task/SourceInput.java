@@ -4,7 +4,7 @@ import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitOutput;
 import io.tributary.connect.SplitReader;
-import io.tributary.connect.json.JsonRecords;
+import io.tributary.connectors.json.JsonRecords;
 import io.tributary.plan.EventTimePlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.stream.Record;

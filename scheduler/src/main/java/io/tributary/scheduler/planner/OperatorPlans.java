@@ -1,0 +1,66 @@
+package io.tributary.scheduler.planner;
+
+import io.tributary.expr.AggregateCall;
+import io.tributary.expr.Expressions;
+import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.EventTimePlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.TransformPlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.plan.WindowPlan;
+import io.tributary.scheduler.spec.EventTimeSpec;
+import io.tributary.scheduler.spec.OperatorSpec;
+import io.tributary.scheduler.spec.SinkSpec;
+import io.tributary.scheduler.spec.SourceSpec;
+import io.tributary.scheduler.spec.WindowSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Translates single spec nodes of a valid spec into plan operators. */
+final class OperatorPlans {
+  private OperatorPlans() {}
+
+  static SourcePlan source(SourceSpec s) {
+    EventTimeSpec et = s.eventTime();
+    EventTimePlan eventTime = et == null ? null
+        : new EventTimePlan(et.field(), et.maxOutOfOrdernessMillis(), et.idleTimeoutMillis());
+    double rate = s.maxRecordsPerSecond() == null ? 0 : s.maxRecordsPerSecond();
+    return new SourcePlan(s.id(), s.type(), s.format(), eventTime, rate, s.deadLetterOutput(), s.properties());
+  }
+
+  static SinkPlan sink(SinkSpec s) {
+    return new SinkPlan(s.id(), s.type(), s.format(), s.properties());
+  }
+
+  /** A window aggregate for an operator with a window, else a transform (possibly a bare repartition). */
+  static OperatorPlan operator(OperatorSpec op) {
+    if (op.window() == null) {
+      return new TransformPlan(op.id(), op.filter(), op.select());
+    }
+    WindowSpec w = op.window();
+    List<String> keyBy = op.keyBy() == null ? List.of() : op.keyBy();
+    return new WindowAggregatePlan(op.id(), keyBy, window(w), w.allowedLatenessMillis(), w.lateOutput(),
+        aggregates(op.aggregate()));
+  }
+
+  private static WindowPlan window(WindowSpec w) {
+    return switch (w.type()) {
+      case "tumbling" -> WindowPlan.tumbling(w.sizeMillis());
+      case "sliding" -> WindowPlan.sliding(w.sizeMillis(), w.slideMillis());
+      case "session" -> WindowPlan.session(w.gapMillis());
+      default -> throw new IllegalArgumentException("unknown window type " + w.type());
+    };
+  }
+
+  private static List<AggregatePlan> aggregates(Map<String, String> aggregate) {
+    List<AggregatePlan> plans = new ArrayList<>();
+    aggregate.forEach((name, sql) -> {
+      AggregateCall call = Expressions.parseAggregate(sql);
+      plans.add(new AggregatePlan(name, call.function(), call.argument()));
+    });
+    return plans;
+  }
+}

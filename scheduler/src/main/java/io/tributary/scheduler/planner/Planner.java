@@ -1,0 +1,149 @@
+package io.tributary.scheduler.planner;
+
+import io.tributary.plan.ChainLink;
+import io.tributary.plan.EdgePlan;
+import io.tributary.plan.EdgePlan.Partitioning;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.scheduler.spec.OperatorSpec;
+import io.tributary.scheduler.spec.SinkSpec;
+import io.tributary.scheduler.spec.SourceSpec;
+import io.tributary.scheduler.spec.SpecError;
+import io.tributary.scheduler.spec.SpecGraph;
+import io.tributary.scheduler.spec.SpecValidator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a job spec into an {@link ExecutionPlan}.
+ *
+ * <ul>
+ *   <li>Every source and operator runs at the job's parallelism, except a window without keys (a
+ *       global window), which runs at parallelism 1 together with everything chained after it.
+ *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} (then a
+ *       {@link Partitioning#HASH} exchange on the key fields; a global window gets a HASH exchange
+ *       with no key fields) or its parallelism differs from its input's (a
+ *       {@link Partitioning#REBALANCE} exchange).
+ *   <li>An input naming a side output links from its declaring operator with that name as port.
+ *   <li>Stages are numbered in depth-first order from the sources, so every exchange goes from a
+ *       lower to a higher stage; each is named by its operator ids joined with {@code " -> "}.
+ * </ul>
+ *
+ * <p>Before planning, every sink's delivery must be possible ({@link DeliveryChecks}): a kafka sink
+ * with {@code delivery: exactly-once} needs {@code checkpoints}, and a transaction timeout larger
+ * than the checkpoint interval plus {@link DeliveryChecks#RESTART_ALLOWANCE_MS} (one minute).
+ */
+public final class Planner {
+  private final JobSpec spec;
+  private final int parallelism;
+  private final SpecGraph graph;
+  private final Map<String, List<Object>> consumers = new LinkedHashMap<>();
+  private final Map<String, StageBuilder> stageOf = new LinkedHashMap<>();
+  private final List<StageBuilder> stages = new ArrayList<>();
+  private final List<EdgePlan> edges = new ArrayList<>();
+
+  private Planner(JobSpec spec) {
+    this.spec = spec;
+    this.parallelism = spec.parallelism().initial();
+    this.graph = SpecGraph.of(spec);
+  }
+
+  /** The plan of {@code spec} at its initial parallelism; see {@link #plan(JobSpec, Integer)}. */
+  public static ExecutionPlan plan(JobSpec spec) {
+    return plan(spec, null);
+  }
+
+  /**
+   * The plan of {@code spec}.
+   *
+   * @param parallelismOverride null, or the parallelism to run at instead of the spec's initial
+   *     one (the bounds widen to include it; when the spec does not fix maxParallelism, its default
+   *     follows the widened bound)
+   * @throws InvalidSpecException if the spec is invalid or asks for a delivery the job cannot give
+   * @throws IllegalArgumentException if the override is below 1 or above maxParallelism
+   */
+  public static ExecutionPlan plan(JobSpec spec, Integer parallelismOverride) {
+    JobSpec effective = spec;
+    if (parallelismOverride != null) {
+      effective = withParallelism(spec, parallelismOverride);
+    }
+    SpecValidator.check(effective);
+    checkDelivery(effective);
+    return new Planner(effective).build();
+  }
+
+  private static JobSpec withParallelism(JobSpec spec, int p) {
+    JobSpec widened = new JobSpec(spec.name(), spec.parallelism().withInitial(p), spec.maxParallelism(),
+        spec.checkpoints(), spec.state(), spec.sources(), spec.operators(), spec.sinks());
+    if (p < 1 || p > widened.effectiveMaxParallelism()) {
+      throw new IllegalArgumentException("parallelism override " + p + " must be between 1 and maxParallelism ("
+          + widened.effectiveMaxParallelism() + ")");
+    }
+    return widened;
+  }
+
+  private static void checkDelivery(JobSpec spec) {
+    List<SpecError> errors = DeliveryChecks.check(spec);
+    if (!errors.isEmpty()) {
+      throw new InvalidSpecException(errors);
+    }
+  }
+
+  private ExecutionPlan build() {
+    for (OperatorSpec op : spec.operators()) {
+      consumers.computeIfAbsent(graph.resolve(op.input()).nodeId(), k -> new ArrayList<>()).add(op);
+    }
+    for (SinkSpec sink : spec.sinks().values()) {
+      consumers.computeIfAbsent(graph.resolve(sink.input()).nodeId(), k -> new ArrayList<>()).add(sink);
+    }
+    for (SourceSpec source : spec.sources().values()) {
+      StageBuilder stage = newStage(parallelism);
+      stage.add(OperatorPlans.source(source));
+      stageOf.put(source.id(), stage);
+      visitConsumers(source.id());
+    }
+    List<StagePlan> plans = stages.stream().map(StageBuilder::build).toList();
+    return new ExecutionPlan(spec.name(), spec.effectiveMaxParallelism(), spec.state().backend(), plans, edges);
+  }
+
+  private void visitConsumers(String producerId) {
+    for (Object consumer : consumers.getOrDefault(producerId, List.of())) {
+      if (consumer instanceof OperatorSpec op) {
+        place(op.id(), op.input(), OperatorPlans.operator(op), op.keyBy(), op.window() != null, op.isGlobalWindow());
+        visitConsumers(op.id());
+      } else if (consumer instanceof SinkSpec sink) {
+        place(sink.id(), sink.input(), OperatorPlans.sink(sink), null, false, false);
+      }
+    }
+  }
+
+  private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean window, boolean global) {
+    SpecGraph.Producer from = graph.resolve(input);
+    StageBuilder fromStage = stageOf.get(from.nodeId());
+    boolean hash = keyBy != null || window;
+    int p = global ? 1 : hash ? parallelism : fromStage.parallelism();
+    StageBuilder stage;
+    if (!hash && p == fromStage.parallelism()) {
+      stage = fromStage;
+      stage.link(new ChainLink(from.nodeId(), from.port(), id));
+    } else {
+      stage = newStage(p);
+      Partitioning partitioning = hash ? Partitioning.HASH : Partitioning.REBALANCE;
+      List<String> keys = keyBy == null ? List.of() : keyBy;
+      edges.add(new EdgePlan(fromStage.id(), from.nodeId(), from.port(), stage.id(), id, partitioning, keys));
+    }
+    stage.add(plan);
+    stageOf.put(id, stage);
+  }
+
+  private StageBuilder newStage(int p) {
+    StageBuilder stage = new StageBuilder(stages.size(), p);
+    stages.add(stage);
+    return stage;
+  }
+}

@@ -1,0 +1,21 @@
+package io.tributary.scheduler.spec;
+
+/**
+ * Periodic checkpoints.
+ *
+ * @param intervalMillis time between checkpoint triggers, greater than 0
+ * @param mode {@code exactly-once} (default: aligned barriers) or {@code at-least-once} (barriers
+ *     are not aligned: no input is held, and a restore may replay some records into state)
+ * @param retain completed checkpoints kept (default {@value #DEFAULT_RETAIN})
+ */
+public record CheckpointSpec(long intervalMillis, String mode, int retain) {
+  public static final int DEFAULT_RETAIN = 3;
+
+  public CheckpointSpec(long intervalMillis, String mode) {
+    this(intervalMillis, mode, DEFAULT_RETAIN);
+  }
+
+  public boolean exactlyOnce() {
+    return !"at-least-once".equals(mode);
+  }
+}

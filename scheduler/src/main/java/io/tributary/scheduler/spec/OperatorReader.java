@@ -1,0 +1,63 @@
+package io.tributary.scheduler.spec;
+
+import io.tributary.scheduler.spec.internal.ObjectReader;
+import java.util.List;
+import java.util.Map;
+
+/** Reads one element of {@code operators}. */
+final class OperatorReader {
+  private static final List<String> WINDOW_TYPES = List.of("tumbling", "sliding", "session");
+
+  private OperatorReader() {}
+
+  static OperatorSpec read(ObjectReader r) {
+    String id = r.requiredString("id");
+    String input = r.requiredString("input");
+    String filter = r.string("filter", null);
+    Map<String, String> select = r.stringMap("select", false);
+    List<String> keyBy = r.stringList("keyBy");
+    WindowSpec window = window(r.object("window"));
+    Map<String, String> aggregate = r.stringMap("aggregate", false);
+    r.rejectUnknown();
+    return new OperatorSpec(id, input, filter, select, keyBy, window, aggregate);
+  }
+
+  private static WindowSpec window(ObjectReader o) {
+    if (o == null) {
+      return null;
+    }
+    String type = o.has("type") ? o.enumValue("type", WINDOW_TYPES, null) : missingType(o);
+    long size = shape(o, type, "size", "tumbling", "sliding");
+    long slide = shape(o, type, "slide", "sliding");
+    long gap = shape(o, type, "gap", "session");
+    Long lateness = o.duration("allowedLateness", false, 0L);
+    String lateOutput = o.string("lateOutput", null);
+    o.rejectUnknown();
+    if (slide > size && size > 0) {
+      o.error("slide", "must not be longer than size");
+    }
+    return new WindowSpec(type, size, slide, gap, lateness == null ? 0 : lateness, lateOutput);
+  }
+
+  private static String missingType(ObjectReader o) {
+    o.error("type", "is required; one of: " + String.join(", ", WINDOW_TYPES));
+    return null;
+  }
+
+  /** A positive duration that windows of {@code types} require and others reject; 0 if absent or wrong. */
+  private static long shape(ObjectReader o, String type, String field, String... types) {
+    boolean applies = type == null || List.of(types).contains(type);
+    if (!applies) {
+      if (o.has(field)) {
+        o.error(field, "does not apply to a " + type + " window; it is for " + String.join(" and ", types) + " windows");
+      }
+      return 0;
+    }
+    if (type != null && !o.has(field)) {
+      o.error(field, "is required for a " + type + " window");
+      return 0;
+    }
+    Long millis = o.duration(field, true, 0L);
+    return millis == null ? 0 : millis;
+  }
+}

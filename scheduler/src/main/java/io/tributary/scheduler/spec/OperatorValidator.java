@@ -1,0 +1,110 @@
+package io.tributary.scheduler.spec;
+
+import io.tributary.expr.ExpressionException;
+import io.tributary.expr.Expressions;
+import io.tributary.scheduler.spec.internal.Pointers;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Checks one operator: which parts it combines, its keys, and its SQL expressions. A window's
+ * operator may not filter or select (put those in an operator before it).
+ */
+final class OperatorValidator {
+  /** Fields every window result carries. */
+  static final List<String> WINDOW_FIELDS = List.of("window_start", "window_end", "revision");
+
+  private OperatorValidator() {}
+
+  static void check(OperatorSpec op, String at, List<SpecError> errors) {
+    if (op == null) {
+      return;
+    }
+    parts(op, at, errors);
+    keyBy(op, at, errors);
+    expression(op.filter(), at + "/filter", Expressions::validate, errors);
+    each(op.select(), at + "/select", Expressions::validate, errors);
+    each(op.aggregate(), at + "/aggregate", Expressions::parseAggregate, errors);
+    aggregateNames(op, at, errors);
+  }
+
+  private static void parts(OperatorSpec op, String at, List<SpecError> errors) {
+    if (op.filter() == null && op.select() == null && op.keyBy() == null && op.window() == null
+        && op.aggregate() == null) {
+      errors.add(new SpecError(at, "an operator needs at least one of filter, select, keyBy and window"));
+    }
+    if (op.window() != null && op.aggregate() == null) {
+      errors.add(new SpecError(at + "/window", "a window needs an aggregate"));
+    }
+    if (op.aggregate() != null && op.window() == null) {
+      errors.add(new SpecError(at + "/aggregate", "an aggregate needs a window"));
+    }
+    if (op.window() != null || op.aggregate() != null) {
+      String hint = " cannot be combined with a window in one operator; put it in an operator before this one";
+      if (op.filter() != null) {
+        errors.add(new SpecError(at + "/filter", "filter" + hint));
+      }
+      if (op.select() != null) {
+        errors.add(new SpecError(at + "/select", "select" + hint));
+      }
+    }
+    empty(op.select(), at + "/select", errors);
+    empty(op.aggregate(), at + "/aggregate", errors);
+  }
+
+  private static void empty(Map<String, String> map, String at, List<SpecError> errors) {
+    if (map != null && map.isEmpty()) {
+      errors.add(new SpecError(at, "must name at least one output field"));
+    }
+  }
+
+  private static void keyBy(OperatorSpec op, String at, List<SpecError> errors) {
+    if (op.keyBy() == null) {
+      return;
+    }
+    if (op.keyBy().isEmpty() && op.window() == null) {
+      errors.add(new SpecError(at + "/keyBy", "must name at least one field (an empty keyBy only makes sense with a window)"));
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < op.keyBy().size(); i++) {
+      if (!seen.add(op.keyBy().get(i))) {
+        errors.add(new SpecError(at + "/keyBy/" + i, "'" + op.keyBy().get(i) + "' is listed twice"));
+      }
+    }
+  }
+
+  private static void aggregateNames(OperatorSpec op, String at, List<SpecError> errors) {
+    if (op.aggregate() == null) {
+      return;
+    }
+    List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
+    for (String name : op.aggregate().keySet()) {
+      String pointer = Pointers.child(at + "/aggregate", name);
+      if (WINDOW_FIELDS.contains(name)) {
+        errors.add(new SpecError(pointer, "'" + name + "' is a field of every window result; choose another name"));
+      } else if (keys.contains(name)) {
+        errors.add(new SpecError(pointer, "'" + name + "' is a key field; choose another name"));
+      }
+    }
+  }
+
+  private static void each(Map<String, String> map, String at, Consumer<String> check, List<SpecError> errors) {
+    if (map != null) {
+      map.forEach((name, sql) -> expression(sql, Pointers.child(at, name), check, errors));
+    }
+  }
+
+  private static void expression(String sql, String at, Consumer<String> check, List<SpecError> errors) {
+    if (sql == null) {
+      return;
+    }
+    try {
+      check.accept(sql);
+    } catch (ExpressionException e) {
+      errors.add(new SpecError(at, e.getMessage()));
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.tributary.scheduler.spec;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tributary.scheduler.spec.internal.ObjectReader;
+import io.tributary.scheduler.spec.internal.Pointers;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Reads a job spec written in YAML or JSON (one YAML reader reads both) into a {@link JobSpec}.
+ * It checks the document's shape: field names, JSON types, required fields, allowed values,
+ * durations and type-specific connector properties, each error with its JSON pointer. Semantic
+ * checks (references, cycles, bounds, expressions) are {@link SpecValidator}'s.
+ */
+public final class SpecParser {
+  private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
+      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+
+  /**
+   * What a document holds.
+   *
+   * @param spec null if the document is not an object at all; else the spec, with null parts where
+   *     the document was wrong
+   * @param errors shape errors, empty if none
+   */
+  public record Result(JobSpec spec, List<SpecError> errors) {
+    public Result {
+      errors = List.copyOf(errors);
+    }
+  }
+
+  private SpecParser() {}
+
+  /** Reads {@code text}, collecting every shape error instead of throwing. */
+  public static Result read(String text) {
+    List<SpecError> errors = new ArrayList<>();
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      return new Result(null, List.of(new SpecError("", malformed(e))));
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      return new Result(null, List.of(new SpecError("", "the spec is empty")));
+    }
+    ObjectReader reader = ObjectReader.of(root, "", errors);
+    return new Result(reader == null ? null : job(reader), errors);
+  }
+
+  /**
+   * Reads {@code text} and returns the spec if its shape is right (it is not yet validated).
+   *
+   * @throws InvalidSpecException with every shape error
+   */
+  public static JobSpec parse(String text) {
+    Result result = read(text);
+    if (!result.errors().isEmpty()) {
+      throw new InvalidSpecException(result.errors());
+    }
+    return result.spec();
+  }
+
+  private static String malformed(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    String why = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines()
+        .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+        .collect(Collectors.joining("; "))
+        .replaceFirst("^Duplicate field ('[^']*').*", "duplicate field $1");
+    return "malformed YAML/JSON" + where + ": " + why;
+  }
+
+  private static JobSpec job(ObjectReader r) {
+    String name = r.requiredString("name");
+    ParallelismSpec parallelism = parallelism(r);
+    Integer maxParallelism = r.integer("maxParallelism");
+    CheckpointSpec checkpoints = checkpoints(r.object("checkpoints"));
+    StateSpec state = state(r.object("state"));
+    Map<String, SourceSpec> sources = keyed(r, "sources", SourceReader::read);
+    List<OperatorSpec> operators = operators(r);
+    Map<String, SinkSpec> sinks = keyed(r, "sinks", SinkReader::read);
+    r.rejectUnknown();
+    return new JobSpec(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks);
+  }
+
+  private static ParallelismSpec parallelism(ObjectReader r) {
+    JsonNode node = r.field("parallelism");
+    if (node == null) {
+      return ParallelismSpec.fixed(1);
+    }
+    if (node.isNumber()) {
+      Integer p = r.integer("parallelism");
+      return ParallelismSpec.fixed(p == null ? 1 : p);
+    }
+    ObjectReader o = ObjectReader.of(node, r.pointerOf("parallelism"), r.errors());
+    if (o == null) {
+      return ParallelismSpec.fixed(1);
+    }
+    Integer initial = o.integer("initial");
+    Integer min = o.integer("min");
+    Integer max = o.integer("max");
+    o.rejectUnknown();
+    int i = initial != null ? initial : min != null ? min : 1;
+    return new ParallelismSpec(i, min != null ? min : i, max != null ? max : i);
+  }
+
+  private static CheckpointSpec checkpoints(ObjectReader o) {
+    if (o == null) {
+      return null;
+    }
+    if (!o.has("interval")) {
+      o.error("interval", "is required");
+    }
+    Long interval = o.duration("interval", true, null);
+    String mode = o.enumValue("mode", List.of("exactly-once", "at-least-once"), "exactly-once");
+    Integer retain = o.integer("retain");
+    if (retain != null && (retain < 1 || retain > 100)) {
+      o.error("retain", "must be between 1 and 100, got " + retain);
+    }
+    o.rejectUnknown();
+    return new CheckpointSpec(interval == null ? 0 : interval, mode,
+        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain);
+  }
+
+  private static StateSpec state(ObjectReader o) {
+    if (o == null) {
+      return StateSpec.DEFAULT;
+    }
+    String backend = o.enumValue("backend", List.of("heap", "forst"), StateSpec.DEFAULT.backend());
+    o.rejectUnknown();
+    return new StateSpec(backend);
+  }
+
+  interface EntryReader<T> {
+    T read(String id, ObjectReader entry);
+  }
+
+  private static <T> Map<String, T> keyed(ObjectReader r, String field, EntryReader<T> entryReader) {
+    Map<String, T> result = new LinkedHashMap<>();
+    if (!r.has(field)) {
+      r.error(field, "is required: declare at least one");
+      return result;
+    }
+    ObjectReader all = r.object(field);
+    if (all == null) {
+      return result;
+    }
+    for (String id : all.names()) {
+      ObjectReader entry = ObjectReader.of(all.field(id), Pointers.child(all.pointer(), id), r.errors());
+      if (entry != null) {
+        result.put(id, entryReader.read(id, entry));
+      }
+    }
+    return result;
+  }
+
+  private static List<OperatorSpec> operators(ObjectReader r) {
+    JsonNode node = r.field("operators");
+    List<OperatorSpec> result = new ArrayList<>();
+    if (node == null) {
+      return result;
+    }
+    if (!node.isArray()) {
+      r.error("operators", "must be a list of operators");
+      return result;
+    }
+    for (int i = 0; i < node.size(); i++) {
+      ObjectReader op = ObjectReader.of(node.get(i), Pointers.child(r.pointerOf("operators"), i), r.errors());
+      result.add(op == null ? null : OperatorReader.read(op));
+    }
+    return result;
+  }
+}

@@ -1,0 +1,63 @@
+package io.tributary.scheduler.spec.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * The expected shape of one type-specific connector property.
+ *
+ * @param name the property's field name
+ * @param kind its JSON shape
+ * @param required whether it must be present
+ * @param values for {@link Kind#ENUM}: the allowed strings
+ */
+public record PropertyRule(String name, Kind kind, boolean required, List<String> values) {
+  public enum Kind { STRING, INTEGER, POSITIVE_INTEGER, NON_NEGATIVE_INTEGER, POSITIVE_NUMBER,
+    POSITIVE_DURATION, ENUM, STRING_LIST, STRING_MAP }
+
+  public static PropertyRule required(String name, Kind kind) {
+    return new PropertyRule(name, kind, true, List.of());
+  }
+
+  public static PropertyRule optional(String name, Kind kind) {
+    return new PropertyRule(name, kind, false, List.of());
+  }
+
+  public static PropertyRule oneOf(String name, String... values) {
+    return new PropertyRule(name, Kind.ENUM, false, List.of(values));
+  }
+
+  /**
+   * Checks a present value and returns its plain JSON value, or adds an error and returns null.
+   * {@link Kind#STRING_MAP} values may be any scalar and are kept as strings.
+   */
+  public Object read(ObjectReader reader) {
+    JsonNode value = reader.field(name);
+    return switch (kind) {
+      case STRING -> reader.string(name, null);
+      case ENUM -> reader.enumValue(name, values, null);
+      case STRING_LIST -> reader.stringList(name);
+      case STRING_MAP -> reader.stringMap(name, true);
+      case POSITIVE_DURATION -> reader.duration(name, true, null) == null ? null : JsonValues.toPlain(value);
+      case POSITIVE_NUMBER -> reader.positiveNumber(name) == null ? null : JsonValues.toPlain(value);
+      default -> integer(reader, value);
+    };
+  }
+
+  private Object integer(ObjectReader reader, JsonNode value) {
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      reader.error(name, "must be an integer, found " + JsonValues.describe(value));
+      return null;
+    }
+    long v = value.longValue();
+    if (kind == Kind.POSITIVE_INTEGER && v <= 0) {
+      reader.error(name, "must be greater than 0");
+      return null;
+    }
+    if (kind == Kind.NON_NEGATIVE_INTEGER && v < 0) {
+      reader.error(name, "must not be negative");
+      return null;
+    }
+    return v;
+  }
+}

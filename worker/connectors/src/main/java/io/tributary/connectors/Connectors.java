@@ -1,0 +1,110 @@
+package io.tributary.connectors;
+
+import io.tributary.connect.ConnectorException;
+import io.tributary.connect.SinkConnector;
+import io.tributary.connect.SourceConnector;
+import io.tributary.connectors.datagen.DatagenSource;
+import io.tributary.connectors.debug.BlackholeSink;
+import io.tributary.connectors.debug.StdoutSink;
+import io.tributary.connectors.file.FileSink;
+import io.tributary.connectors.file.FileSource;
+import io.tributary.connectors.internal.ConnectorProperties;
+import io.tributary.connectors.kafka.KafkaSink;
+import io.tributary.connectors.kafka.KafkaSource;
+import io.tributary.connectors.nexmark.NexmarkKind;
+import io.tributary.connectors.nexmark.NexmarkSource;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Builds connectors from plans. Configuration errors are {@link ConnectorException}s whose
+ * message names the connector and the property to fix. Property keys per type:
+ *
+ * <ul>
+ *   <li>{@code file} source: {@code path} (a file, or a directory of files).
+ *   <li>{@code datagen} source: {@code count} (omit: unbounded), {@code keys} (1000), {@code seed}
+ *       (0), {@code interval} (1ms), {@code startTime} (epoch ms, 1767225600000).
+ *   <li>{@code nexmark} source: {@code events} (omit: unbounded), {@code kind}
+ *       (all|person|auction|bid), {@code seed} (0), {@code eventRate} (10000 per second).
+ *   <li>{@code kafka} source: {@code bootstrapServers}, {@code topic}, {@code startFrom}
+ *       (earliest|latest, default earliest), {@code groupId}, {@code properties}.
+ *   <li>{@code file} sink: {@code path} (a directory). {@code kafka} sink: {@code
+ *       bootstrapServers}, {@code topic}, {@code keyFields}, {@code properties}, {@code delivery}
+ *       (at-least-once|exactly-once|upsert, default at-least-once), {@code transactionalIdPrefix}
+ *       and {@code transactionTimeout} (exactly-once only; see {@link KafkaSink}). {@code stdout} and {@code
+ *       blackhole} sinks take none.
+ * </ul>
+ */
+public final class Connectors {
+  private static final long DEFAULT_START_TIME = 1767225600000L;
+
+  private Connectors() {}
+
+  /** The source a plan describes. */
+  public static SourceConnector source(SourcePlan plan) {
+    String type = lower(plan.type());
+    ConnectorProperties p = new ConnectorProperties(type + " source '" + plan.id() + "'", plan.properties());
+    requireJson(plan.format(), p);
+    return switch (type) {
+      case "file" -> new FileSource(plan.id(), Path.of(p.allowOnly("path").string("path")));
+      case "datagen" -> datagen(plan.id(), p.allowOnly("count", "keys", "seed", "interval", "startTime"));
+      case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate"));
+      case "kafka" -> kafkaSource(plan.id(),
+          p.allowOnly("bootstrapServers", "topic", "startFrom", "groupId", "properties"));
+      default -> throw new ConnectorException("source '" + plan.id() + "': unknown type '" + plan.type()
+          + "'; use one of file, datagen, nexmark, kafka");
+    };
+  }
+
+  /** The sink a plan describes. */
+  public static SinkConnector sink(SinkPlan plan) {
+    String type = lower(plan.type());
+    ConnectorProperties p = new ConnectorProperties(type + " sink '" + plan.id() + "'", plan.properties());
+    requireJson(plan.format(), p);
+    return switch (type) {
+      case "file" -> new FileSink(plan.id(), Path.of(p.allowOnly("path").string("path")));
+      case "kafka" -> KafkaSink.fromProperties(plan.id(), p);
+      case "stdout" -> {
+        p.allowOnly();
+        yield new StdoutSink();
+      }
+      case "blackhole" -> {
+        p.allowOnly();
+        yield new BlackholeSink(plan.id());
+      }
+      default -> throw new ConnectorException("sink '" + plan.id() + "': unknown type '" + plan.type()
+          + "'; use one of file, kafka, stdout, blackhole");
+    };
+  }
+
+  private static DatagenSource datagen(String id, ConnectorProperties p) {
+    return new DatagenSource(id, p.longValue("count", Long.MAX_VALUE, 0), p.longValue("keys", 1000, 1),
+        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1),
+        p.longValue("startTime", DEFAULT_START_TIME, Long.MIN_VALUE));
+  }
+
+  private static NexmarkSource nexmark(String id, ConnectorProperties p) {
+    String kind = p.choice("kind", "all", "all", "person", "auction", "bid");
+    return new NexmarkSource(id, p.longValue("events", Long.MAX_VALUE, 0),
+        kind.equals("all") ? null : NexmarkKind.valueOf(kind.toUpperCase(Locale.ROOT)),
+        p.longValue("seed", 0, Long.MIN_VALUE), p.positiveNumber("eventRate", 10_000));
+  }
+
+  private static KafkaSource kafkaSource(String id, ConnectorProperties p) {
+    return new KafkaSource(id, p.string("bootstrapServers"), p.string("topic"),
+        p.choice("startFrom", "earliest", "earliest", "latest"), p.string("groupId", null),
+        p.stringMap("properties"));
+  }
+
+  private static void requireJson(String format, ConnectorProperties p) {
+    if (format != null && !format.equalsIgnoreCase("json")) {
+      throw p.error("format '" + format + "' is not supported; use json");
+    }
+  }
+
+  private static String lower(String type) {
+    return type == null ? "" : type.toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,88 @@
+package io.tributary.connectors.datagen;
+
+import io.tributary.connect.SourceConnector;
+import io.tributary.connect.SourceSplit;
+import io.tributary.connect.SplitReader;
+import io.tributary.connectors.internal.GeneratorReader;
+import io.tributary.connectors.internal.GeneratorSplit;
+import io.tributary.stream.Record;
+import io.tributary.stream.Schema;
+import java.util.List;
+
+/**
+ * A synthetic source of records {@code {id, key, value, ts}}: {@code id} the sequence number,
+ * {@code key} a pseudo-random long in {@code [0, keys)}, {@code value} a pseudo-random double in
+ * {@code [0, 1000)}, {@code ts} = {@code startTime + id * interval} (epoch ms). Record {@code n} is
+ * a pure function of {@code (seed, n)}, so output is deterministic for a seed whatever the
+ * splitting; split {@code i} of {@code n} generates ids {@code i, i+n, i+2n, ...}, below {@code
+ * count} when bounded.
+ */
+public final class DatagenSource implements SourceConnector {
+  /** The schema of every datagen record. */
+  public static final Schema SCHEMA = Schema.of("id", "key", "value", "ts");
+
+  private final String sourceId;
+  private final long count;
+  private final long keys;
+  private final long seed;
+  private final long interval;
+  private final long startTime;
+
+  /**
+   * @param count total records over all splits, or {@code Long.MAX_VALUE} for unbounded
+   */
+  public DatagenSource(String sourceId, long count, long keys, long seed, long interval, long startTime) {
+    this.sourceId = sourceId;
+    this.count = count;
+    this.keys = keys;
+    this.seed = seed;
+    this.interval = interval;
+    this.startTime = startTime;
+  }
+
+  @Override
+  public List<GeneratorSplit> splits(int parallelism) {
+    return GeneratorSplit.all(sourceId, parallelism);
+  }
+
+  @Override
+  public boolean splitsFollowParallelism() {
+    return true;
+  }
+
+  @Override
+  public SourceSplit splitOf(String id) {
+    return GeneratorSplit.parse(sourceId, id);
+  }
+
+  @Override
+  public SplitReader open(SourceSplit split) {
+    return open(split, null);
+  }
+
+  /** Resumes at a {@link SplitReader#position()} of the split's reader: its next id. */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
+    return GeneratorReader.resume((GeneratorSplit) split, position, count, this::record);
+  }
+
+  @Override
+  public boolean bounded() {
+    return count != Long.MAX_VALUE;
+  }
+
+  /** Record number {@code id}. */
+  public Record record(long id) {
+    long h = mix(seed * 0x9E3779B97F4A7C15L + id);
+    long key = Math.floorMod(h, keys);
+    double value = (mix(h) >>> 11) * 0x1.0p-53 * 1000.0;
+    return new Record(SCHEMA, new Object[] {id, key, value, startTime + id * interval}, Record.NO_TIMESTAMP);
+  }
+
+  /** SplitMix64's finalizer: a cheap, well-distributed bijection on longs. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

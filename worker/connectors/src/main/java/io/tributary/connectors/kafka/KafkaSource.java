@@ -1,0 +1,124 @@
+package io.tributary.connectors.kafka;
+
+import io.tributary.connect.ConnectorException;
+import io.tributary.connect.SourceConnector;
+import io.tributary.connect.SourceSplit;
+import io.tributary.connect.SplitReader;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * An unbounded source reading JSON objects from a Kafka topic; its splits are the topic's
+ * partitions, discovered when {@link #splits} is called. Readers assign their partition (no
+ * consumer-group rebalancing) and never commit offsets. Without a {@code groupId} they start at the
+ * earliest or latest offset ({@code startFrom}); with one, at the group's committed offset when it
+ * has one, else at {@code startFrom}.
+ */
+public final class KafkaSource implements SourceConnector {
+  private static final long METADATA_TIMEOUT_MS = 30_000;
+
+  private final String sourceId;
+  private final String topic;
+  private final boolean fromEarliest;
+  private final boolean hasGroup;
+  private final Map<String, Object> consumerConfig;
+
+  /**
+   * @param startFrom {@code earliest} or {@code latest}
+   * @param groupId consumer group, or null
+   * @param extra further consumer properties; they override the defaults
+   */
+  public KafkaSource(String sourceId, String bootstrapServers, String topic, String startFrom,
+      String groupId, Map<String, String> extra) {
+    this.sourceId = sourceId;
+    this.topic = topic;
+    this.fromEarliest = "earliest".equals(startFrom);
+    this.hasGroup = groupId != null;
+    Map<String, Object> c = new HashMap<>();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, startFrom);
+    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
+    if (groupId != null) {
+      c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    }
+    c.putAll(extra);
+    this.consumerConfig = Map.copyOf(c);
+  }
+
+  @Override
+  public List<KafkaSplit> splits(int parallelism) {
+    Map<String, Object> adminConfig = new HashMap<>(consumerConfig);
+    adminConfig.keySet().retainAll(AdminClientConfig.configNames());
+    try (Admin admin = Admin.create(adminConfig)) {
+      TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+          .get(METADATA_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(topic);
+      return d.partitions().stream()
+          .map(p -> new KafkaSplit(topic, p.partition()))
+          .sorted(Comparator.comparingInt(KafkaSplit::partition))
+          .toList();
+    } catch (ExecutionException e) {
+      throw new ConnectorException("kafka source '" + sourceId + "': cannot describe topic '" + topic
+          + "' at " + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new ConnectorException("kafka source '" + sourceId + "': no answer from "
+          + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + " within "
+          + METADATA_TIMEOUT_MS + " ms; check bootstrapServers", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectorException("kafka source '" + sourceId + "': interrupted", e);
+    }
+  }
+
+  @Override
+  public SplitReader open(SourceSplit split) {
+    if (!(split instanceof KafkaSplit k)) {
+      throw new IllegalArgumentException("not a Kafka split: " + split);
+    }
+    return new KafkaSplitReader(k.topicPartition(), consumerConfig, fromEarliest, hasGroup);
+  }
+
+  /**
+   * Resumes at {@code position}, the offset {@link KafkaSplitReader#position()} returned. If the
+   * broker deleted that offset meanwhile (retention), the consumer's {@code auto.offset.reset}
+   * ({@code startFrom}) applies.
+   */
+  @Override
+  public SplitReader open(SourceSplit split, String position) {
+    if (position == null) {
+      return open(split);
+    }
+    if (!(split instanceof KafkaSplit k)) {
+      throw new IllegalArgumentException("not a Kafka split: " + split);
+    }
+    long offset;
+    try {
+      offset = Long.parseLong(position);
+    } catch (NumberFormatException e) {
+      offset = -1;
+    }
+    if (offset < 0) {
+      throw new IllegalArgumentException("kafka source '" + sourceId + "': bad position '" + position
+          + "' for split " + split.id() + "; expected an offset");
+    }
+    return new KafkaSplitReader(k.topicPartition(), consumerConfig, fromEarliest, hasGroup, offset);
+  }
+
+  @Override
+  public boolean bounded() {
+    return false;
+  }
+}
