@@ -3,7 +3,6 @@ package io.tributary.cli;
 import io.tributary.connect.ConnectorException;
 import io.tributary.expr.ExpressionException;
 import io.tributary.scheduler.spec.InvalidSpecException;
-import io.tributary.worker.job.JobFailedException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 
@@ -26,32 +25,20 @@ final class CliErrors {
     if (e instanceof IOException io) {
       return "cannot read: " + io.getMessage();
     }
-    if (e instanceof JobFailedException jf) {
-      return "job failed: " + rootMessage(jf);
-    }
-    if (e instanceof io.tributary.run.RunFailedException rf) {
+    if (e instanceof io.tributary.scheduler.master.RunFailedException rf) {
       return "job failed: " + rf.getMessage();
     }
     if (e instanceof io.tributary.scheduler.metadata.MetadataStoreException) {
       return e.getMessage() + (e.getMessage().contains("in use") ? " (is another run using this checkpoint directory?)" : "");
     }
     if (e instanceof ConnectorException || e instanceof ExpressionException
-        || e instanceof IllegalArgumentException || e instanceof io.tributary.worker.task.RestoreException) {
+        || e instanceof IllegalArgumentException) {
       return e.getMessage();
     }
     return "internal error (" + e.getClass().getSimpleName() + "): " + e.getMessage();
   }
 
   static int exitCode(Throwable e) {
-    return e instanceof JobFailedException || e instanceof io.tributary.run.RunFailedException ? FAILED : USAGE;
-  }
-
-  private static String rootMessage(Throwable e) {
-    String msg = e.getMessage();
-    Throwable c = e.getCause();
-    while (c != null && c.getCause() != null && c.getCause() != c) {
-      c = c.getCause();
-    }
-    return c != null && c.getMessage() != null && !msg.contains(c.getMessage()) ? msg + ": " + c.getMessage() : msg;
+    return e instanceof io.tributary.scheduler.master.RunFailedException ? FAILED : USAGE;
   }
 }

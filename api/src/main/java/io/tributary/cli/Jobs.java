@@ -1,6 +1,5 @@
 package io.tributary.cli;
 
-import io.tributary.run.StateBackends;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.spec.JobSpec;
@@ -8,7 +7,7 @@ import io.tributary.scheduler.spec.JobSpecs;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** Spec file to execution plan, and the state backends an in-process run offers. */
+/** Spec file to execution plan. */
 final class Jobs {
   private Jobs() {}
 
@@ -18,10 +17,5 @@ final class Jobs {
 
   static ExecutionPlan plan(JobSpec spec, Integer parallelism) {
     return Planner.plan(spec, parallelism);
-  }
-
-  /** Heap and forst state for one run; close it when the run ends. */
-  static StateBackends stateBackends() {
-    return new StateBackends();
   }
 }

@@ -1,31 +1,28 @@
 package io.tributary.cli;
 
-import io.tributary.run.StateBackends;
+import io.tributary.boot.LocalRun;
+import io.tributary.boot.RunEnvironment;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.run.JobRunner;
-import io.tributary.run.RestartPolicy;
-import io.tributary.run.RestorePolicy;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.WorkerReport;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
-import io.tributary.scheduler.checkpoint.CheckpointStore;
-import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
-import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.scheduler.master.JobMaster;
+import io.tributary.scheduler.master.RestartPolicy;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.observe.JobMetricsTracker;
 import io.tributary.scheduler.spec.CheckpointSpec;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.JobSpecs;
-import io.tributary.state.forst.store.ObjectStores;
-import io.tributary.state.store.ObjectStore;
-import io.tributary.worker.job.Failure;
-import io.tributary.worker.job.JobOptions;
-import io.tributary.worker.job.LocalJob;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.tributary.cli.client.DurationOption;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -48,7 +45,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--progress-interval", defaultValue = "3s",
       description = "how often to print progress (default ${DEFAULT-VALUE}; 0 = never)",
-      converter = DurationConverter.class)
+      converter = DurationOption.class)
   Duration progressInterval;
 
   @Option(names = "--checkpoint-dir", paramLabel = "DIR|URL",
@@ -61,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
           "completed), or without state (default ${DEFAULT-VALUE})"})
   String restore;
 
-  @Option(names = "--checkpoint-interval", converter = DurationConverter.class,
+  @Option(names = "--checkpoint-interval", converter = DurationOption.class,
       description = "time between checkpoints (default: the spec's checkpoints.interval, else 10s)")
   Duration checkpointInterval;
 
@@ -77,6 +74,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--max-restarts", defaultValue = "5",
       description = "restarts in a row after failures before the run gives up (default ${DEFAULT-VALUE})")
   int maxRestarts;
+
+  private Progress progress;
 
   @Override
   public Integer call() throws Exception {
@@ -94,57 +93,74 @@ final class RunCommand implements Callable<Integer> {
     }
     err.println("tributary: running " + plan.jobName() + " (" + plan.stages().size() + " stages, "
         + plan.stages().stream().mapToInt(s -> s.parallelism()).sum() + " tasks)");
+    JobMetricsTracker observed = new JobMetricsTracker();
     if (dir == null) {
-      try (StateBackends state = Jobs.stateBackends()) {
-        return runWithoutCheckpoints(plan, state, err);
+      try (RunEnvironment env = RunEnvironment.withoutCheckpoints();
+          LocalRun run = env.run(JobMaster.Settings.withoutCheckpoints(plan), new Printer(err, observed))) {
+        return runWithoutCheckpoints(plan, run, env, observed, err);
       }
     }
     long interval = checkpointInterval != null ? checkpointInterval.toMillis()
         : jobSpec.checkpoints() != null ? jobSpec.checkpoints().intervalMillis() : DEFAULT_INTERVAL.toMillis();
-    boolean local = !dir.contains("://");
-    if (local) {
-      Files.createDirectories(Path.of(dir));
-    }
-    Path metadataDir = local ? Path.of(dir, "_metadata")
-        : Path.of(System.getenv().getOrDefault(EmbeddedMetadataStore.DIR_ENV, "data/metadata"));
-    try (ObjectStore objects = ObjectStores.open(dir);
-        MetadataStore metadata = new EmbeddedMetadataStore(metadataDir);
-        StateBackends state = new StateBackends(objects, dir)) {
+    try (RunEnvironment env = RunEnvironment.withCheckpoints(dir)) {
       int keep = retain != null ? retain
           : jobSpec.checkpoints() != null ? jobSpec.checkpoints().retain() : CheckpointSpec.DEFAULT_RETAIN;
       boolean exactlyOnce = jobSpec.checkpoints() == null || jobSpec.checkpoints().exactlyOnce();
-      JobRunner.Settings settings = new JobRunner.Settings(plan, interval, keep, TimeUnit.MINUTES.toMillis(10),
+      JobMaster.Settings settings = new JobMaster.Settings(plan, interval, keep, TimeUnit.MINUTES.toMillis(10),
           restorePolicy, new RestartPolicy(maxRestarts, Duration.ofSeconds(1), Duration.ofSeconds(30)), exactlyOnce);
-      CheckpointStore store = new CheckpointStore(plan.jobName(), objects, metadata);
-      try (JobRunner runner = new JobRunner(settings, JobOptions.of(state.factories()), store, new Printer(err))) {
-        return runWithCheckpoints(plan, runner, state, err);
+      try (LocalRun run = env.run(settings, new Printer(err, observed))) {
+        return runWithCheckpoints(plan, run.master(), env, observed, err);
       }
     }
   }
 
-  private int runWithCheckpoints(ExecutionPlan plan, JobRunner runner, StateBackends state, PrintStream err)
-      throws InterruptedException {
+  private int runWithCheckpoints(ExecutionPlan plan, JobMaster master, RunEnvironment env, JobMetricsTracker observed,
+      PrintStream err) throws InterruptedException {
     Thread hook = onStop(() -> {
       if (savepointOnStop) {
-        takeSavepoint(runner, err);
+        takeSavepoint(master, err);
       }
-      runner.cancel();
+      master.cancel();
     });
-    Thread reporter = progressReporter(runner, err);
+    Thread reporter = progressReporter(observed, err);
     try {
-      CheckpointMetadata last = runner.run();
-      reporter.interrupt();
-      reporter.join();
-      state.forstMetrics().ifPresent(m -> err.println("tributary: state (forst): " + m.describe()));
+      CheckpointMetadata last = master.run();
+      stopReporter(reporter);
+      env.stateCounters().ifPresent(m -> err.println("tributary: state (forst): " + m));
       Runtime.getRuntime().removeShutdownHook(hook);
       err.println("tributary: " + plan.jobName() + " finished"
           + (last != null ? " (output committed with checkpoint " + last.id() + ")" : ""));
       return 0;
     } catch (CancellationException e) {
-      reporter.interrupt();
+      stopReporter(reporter);
       err.println("tributary: " + plan.jobName() + " stopped (interrupted); resume with --restore latest");
       return 130;
     }
+  }
+
+  private int runWithoutCheckpoints(ExecutionPlan plan, LocalRun run, RunEnvironment env, JobMetricsTracker observed,
+      PrintStream err) throws InterruptedException {
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Thread hook = onStop(() -> {
+      interrupted.set(true);
+      run.master().cancel();
+    });
+    Thread reporter = progressReporter(observed, err);
+    try {
+      run.run();
+    } catch (CancellationException e) {
+      // reported below
+    } finally {
+      stopReporter(reporter);
+    }
+    env.stateCounters().ifPresent(m -> err.println("tributary: state (forst): " + m));
+    if (interrupted.get()) {
+      err.println("tributary: " + plan.jobName() + " stopped (interrupted); files in progress stay hidden");
+      return 130;
+    }
+    Runtime.getRuntime().removeShutdownHook(hook);
+    err.println("tributary: " + plan.jobName() + " finished");
+    return 0;
   }
 
   /** What Ctrl-C or SIGTERM does. */
@@ -165,38 +181,28 @@ final class RunCommand implements Callable<Integer> {
     return hook;
   }
 
-  private static void takeSavepoint(JobRunner runner, PrintStream err) throws InterruptedException {
+  private static void takeSavepoint(JobMaster master, PrintStream err) throws InterruptedException {
     err.println("tributary: taking a savepoint before stopping");
     try {
-      CheckpointMetadata sp = runner.savepoint("stop").get(2, TimeUnit.MINUTES);
+      CheckpointMetadata sp = master.savepoint("stop").get(2, TimeUnit.MINUTES);
       err.println("tributary: resume with --restore " + sp.job() + "/savepoints/sp-" + sp.id());
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       err.println("tributary: no savepoint: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
     }
   }
 
-  private Thread progressReporter(JobRunner runner, PrintStream err) {
+  /** Prints progress every interval, and once more when {@link #stopReporter stopped}. */
+  private Thread progressReporter(JobMetricsTracker observed, PrintStream err) {
     long every = progressInterval.toMillis();
+    progress = new Progress(observed, err);
     Thread t = new Thread(() -> {
-      LocalJob shown = null;
-      Progress progress = null;
       try {
         while (every > 0) {
           Thread.sleep(every);
-          LocalJob j = runner.job();
-          if (j != shown) {
-            shown = j;
-            progress = j == null ? null : new Progress(j.metrics(), err);
-            continue; // report once the new run has had an interval to make progress
-          }
-          if (progress != null) {
-            progress.report();
-          }
-        }
-      } catch (InterruptedException e) {
-        if (progress != null) {
           progress.report();
         }
+      } catch (InterruptedException e) {
+        // stopped: the last line follows
       }
     }, "tributary-progress");
     t.setDaemon(true);
@@ -204,12 +210,35 @@ final class RunCommand implements Callable<Integer> {
     return t;
   }
 
-  /** Checkpoint and restart events, one line each, to stderr. */
-  private static final class Printer implements JobRunner.Events {
-    private final PrintStream err;
+  private void stopReporter(Thread reporter) throws InterruptedException {
+    reporter.interrupt();
+    reporter.join();
+    progress.report();
+  }
 
-    Printer(PrintStream err) {
+  /** Checkpoint and restart events, one line each, to stderr; metrics reports to the progress tracker. */
+  private static final class Printer implements JobMaster.Events {
+    private final PrintStream err;
+    private final JobMetricsTracker observed;
+
+    Printer(PrintStream err, JobMetricsTracker observed) {
       this.err = err;
+      this.observed = observed;
+    }
+
+    @Override
+    public void started(AttemptId attempt, ExecutionPlan plan) {
+      observed.attemptStarted(attempt, plan);
+    }
+
+    @Override
+    public void observed(WorkerReport report) {
+      observed.report(report);
+    }
+
+    @Override
+    public void attemptEnded(AttemptId attempt) {
+      observed.attemptEnded(attempt);
     }
 
     @Override
@@ -236,31 +265,5 @@ final class RunCommand implements Callable<Integer> {
       err.println("tributary: job failed, " + failure.describe() + "; restarting from the latest checkpoint in "
           + backoff.toMillis() + " ms (restart " + restart + " of " + maxRestarts + ")");
     }
-  }
-
-  private int runWithoutCheckpoints(ExecutionPlan plan, StateBackends state, PrintStream err)
-      throws InterruptedException {
-    LocalJob job = LocalJob.start(plan, state.factories());
-    AtomicBoolean interrupted = new AtomicBoolean();
-    Thread hook = onStop(() -> {
-      interrupted.set(true);
-      job.cancel();
-    });
-    Progress progress = new Progress(job.metrics(), err);
-    long every = progressInterval.toMillis();
-    while (!job.await(every > 0 ? every : 1000, TimeUnit.MILLISECONDS)) {
-      if (every > 0) {
-        progress.report();
-      }
-    }
-    progress.report();
-    state.forstMetrics().ifPresent(m -> err.println("tributary: state (forst): " + m.describe()));
-    if (interrupted.get()) {
-      err.println("tributary: " + plan.jobName() + " stopped (interrupted); files in progress stay hidden");
-      return 130;
-    }
-    Runtime.getRuntime().removeShutdownHook(hook);
-    err.println("tributary: " + plan.jobName() + " finished");
-    return 0;
   }
 }

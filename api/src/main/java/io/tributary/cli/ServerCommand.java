@@ -1,6 +1,6 @@
 package io.tributary.cli;
 
-import io.tributary.control.JobManager;
+import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.server.TributaryServer;
 import java.io.PrintWriter;
 import java.nio.file.Files;

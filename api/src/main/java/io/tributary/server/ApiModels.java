@@ -16,8 +16,8 @@ import io.tributary.api.generated.model.PlanStage;
 import io.tributary.api.generated.model.RestorePolicy;
 import io.tributary.api.generated.model.Savepoint;
 import io.tributary.api.generated.model.SnapshotStatus;
-import io.tributary.control.CheckpointRef;
-import io.tributary.control.JobView;
+import io.tributary.scheduler.lifecycle.CheckpointRef;
+import io.tributary.scheduler.lifecycle.JobView;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.OperatorPlan;
@@ -79,7 +79,7 @@ final class ApiModels {
     return job;
   }
 
-  static RestorePolicy restorePolicy(io.tributary.run.RestorePolicy p) {
+  static RestorePolicy restorePolicy(io.tributary.scheduler.master.RestorePolicy p) {
     switch (p.mode()) {
       case NONE:
         return new RestorePolicy(RestorePolicy.FromEnum.NONE);
@@ -121,7 +121,7 @@ final class ApiModels {
     return sp;
   }
 
-  static JobEvent event(io.tributary.control.JobEvent e) {
+  static JobEvent event(io.tributary.scheduler.lifecycle.JobEvent e) {
     JobEvent.KindEnum kind;
     switch (e.type()) {
       case CREATED:
@@ -135,7 +135,7 @@ final class ApiModels {
         kind = JobEvent.KindEnum.SAVEPOINT_COMPLETED;
         break;
       default:
-        kind = e.to() == io.tributary.control.ObservedState.FAILED ? JobEvent.KindEnum.FAILED
+        kind = e.to() == io.tributary.scheduler.lifecycle.ObservedState.FAILED ? JobEvent.KindEnum.FAILED
             : JobEvent.KindEnum.STATE_CHANGED;
     }
     JobEvent out = new JobEvent(e.seq(), time(e.time()), kind, e.message());

@@ -6,7 +6,7 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.HttpStatus;
 import io.tributary.api.generated.model.Job;
-import io.tributary.control.InvalidRequestException;
+import io.tributary.scheduler.lifecycle.InvalidRequestException;
 
 /**
  * Response headers and statuses the generated interfaces cannot express: 201 for a create, 204 for

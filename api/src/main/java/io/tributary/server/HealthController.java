@@ -3,7 +3,7 @@ package io.tributary.server;
 import io.micronaut.http.annotation.Controller;
 import io.tributary.api.generated.AbstractHealthController;
 import io.tributary.api.generated.model.Health;
-import io.tributary.control.JobManager;
+import io.tributary.scheduler.lifecycle.JobManager;
 import reactor.core.publisher.Mono;
 
 /** {@code GET /health} and {@code GET /metrics} (Prometheus), both without a token. */

@@ -6,8 +6,8 @@ import io.tributary.api.generated.model.Job;
 import io.tributary.api.generated.model.RescaleRequest;
 import io.tributary.api.generated.model.RestorePolicy;
 import io.tributary.api.generated.model.StopRequest;
-import io.tributary.control.JobManager;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import reactor.core.publisher.Mono;
 
 /** Stop, resume, rescale and restart a job. */

@@ -7,13 +7,13 @@ import io.tributary.api.generated.AbstractJobsController;
 import io.tributary.api.generated.model.Job;
 import io.tributary.api.generated.model.JobApply;
 import io.tributary.api.generated.model.JobList;
-import io.tributary.control.DesiredState;
-import io.tributary.control.InvalidRequestException;
-import io.tributary.control.JobManager;
-import io.tributary.control.JobPage;
-import io.tributary.control.JobView;
-import io.tributary.control.TokenStore.Role;
-import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.lifecycle.DesiredState;
+import io.tributary.scheduler.lifecycle.InvalidRequestException;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.JobPage;
+import io.tributary.scheduler.lifecycle.JobView;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
+import io.tributary.scheduler.master.RestorePolicy;
 import reactor.core.publisher.Mono;
 
 /** Apply (create or update), read, list and delete jobs. */

@@ -4,10 +4,10 @@ import io.micronaut.http.annotation.Controller;
 import io.tributary.api.generated.AbstractMetricsController;
 import io.tributary.api.generated.model.JobMetrics;
 import io.tributary.api.generated.model.OperatorMetrics;
-import io.tributary.control.JobManager;
-import io.tributary.control.JobMetricsView;
-import io.tributary.control.OperatorMetricsView;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.observe.JobMetricsView;
+import io.tributary.scheduler.observe.OperatorMetricsView;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import reactor.core.publisher.Mono;
 
 /** Per-job and per-operator metrics as JSON. */

@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.control.InvalidRequestException;
+import io.tributary.scheduler.lifecycle.InvalidRequestException;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Function;

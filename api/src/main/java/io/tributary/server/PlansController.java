@@ -5,8 +5,8 @@ import io.tributary.api.generated.AbstractPlansController;
 import io.tributary.api.generated.model.ExecutionPlan;
 import io.tributary.api.generated.model.PlanChange;
 import io.tributary.api.generated.model.PlanRequest;
-import io.tributary.control.JobManager;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import reactor.core.publisher.Mono;
 
 /** The dry run: a spec's execution plan, or every validation error, and what applying it would do. */

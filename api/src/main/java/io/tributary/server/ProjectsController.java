@@ -5,9 +5,9 @@ import io.tributary.api.generated.AbstractProjectsController;
 import io.tributary.api.generated.model.Project;
 import io.tributary.api.generated.model.ProjectCreate;
 import io.tributary.api.generated.model.ProjectList;
-import io.tributary.control.JobManager;
-import io.tributary.control.TokenStore.Principal;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.TokenStore.Principal;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
@@ -22,7 +22,7 @@ class ProjectsController extends AbstractProjectsController {
     this.access = access;
   }
 
-  private static Project project(io.tributary.control.Project p) {
+  private static Project project(io.tributary.scheduler.lifecycle.Project p) {
     return new Project(p.name(), ApiModels.time(p.createdAt()));
   }
 

@@ -1,11 +1,11 @@
 package io.tributary.server;
 
 import io.tributary.api.generated.model.RestorePolicy.FromEnum;
-import io.tributary.control.CheckpointRef;
-import io.tributary.control.InvalidRequestException;
-import io.tributary.control.JobManager;
-import io.tributary.control.NotFoundException;
-import io.tributary.run.RestorePolicy;
+import io.tributary.scheduler.lifecycle.CheckpointRef;
+import io.tributary.scheduler.lifecycle.InvalidRequestException;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.NotFoundException;
+import io.tributary.scheduler.master.RestorePolicy;
 import jakarta.inject.Singleton;
 
 /** Turns the API's restore policy ({@code from} and a savepoint id) into the control plane's. */

@@ -4,8 +4,8 @@ import io.micronaut.http.annotation.Controller;
 import io.tributary.api.generated.AbstractCheckpointsController;
 import io.tributary.api.generated.model.Checkpoint;
 import io.tributary.api.generated.model.CheckpointList;
-import io.tributary.control.JobManager;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import java.util.List;
 import reactor.core.publisher.Mono;
 

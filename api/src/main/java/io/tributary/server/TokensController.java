@@ -9,9 +9,9 @@ import io.tributary.api.generated.model.ApiTokenCreate;
 import io.tributary.api.generated.model.ApiTokenCreated;
 import io.tributary.api.generated.model.ApiTokenList;
 import io.tributary.api.generated.model.TokenRole;
-import io.tributary.control.JobManager;
-import io.tributary.control.TokenStore;
-import io.tributary.control.TokenStore.Role;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.TokenStore;
+import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import reactor.core.publisher.Mono;
 
 /** A project's API tokens: created (the secret shown once), listed without secrets, revoked. */

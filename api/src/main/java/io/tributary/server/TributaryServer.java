@@ -2,7 +2,8 @@ package io.tributary.server;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import io.tributary.control.JobManager;
+import io.tributary.boot.EmbeddedServices;
+import io.tributary.scheduler.lifecycle.JobManager;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -12,9 +13,10 @@ import java.util.Optional;
 
 /**
  * The whole service in one process: the REST API (Micronaut, on the interfaces generated from
- * {@code openapi/tributary.yaml}), the console at {@code /}, and the control plane with its
- * in-process workers over one data directory. Stopping and starting a server over the same
- * directory keeps every job; running jobs resume from their latest checkpoint.
+ * {@code openapi/tributary.yaml}), the console at {@code /}, and the control plane (by default the
+ * embedded one, with in-process workers over one data directory: {@link EmbeddedServices}).
+ * Stopping and starting a server over the same directory keeps every job; running jobs resume from
+ * their latest checkpoint.
  */
 public final class TributaryServer implements AutoCloseable {
   /** The largest request body accepted (413 beyond). */
@@ -53,12 +55,16 @@ public final class TributaryServer implements AutoCloseable {
 
   /** Opens the data directory, resumes its jobs and starts serving. */
   public static TributaryServer start(Config config) {
-    return start(config, JobManager.Settings.of(config.dataDir()));
+    return start(config, JobManager.Settings.defaults());
   }
 
   /** Like {@link #start(Config)}, with control-plane settings of the caller's (tests, benchmarks). */
   public static TributaryServer start(Config config, JobManager.Settings settings) {
-    JobManager jobs = JobManager.open(settings);
+    return start(config, EmbeddedServices.controlPlane(config.dataDir(), settings));
+  }
+
+  /** Serves {@code jobs}, a control plane the caller opened (the server owns it from now on). */
+  public static TributaryServer start(Config config, JobManager jobs) {
     ApplicationContext context = null;
     try {
       Optional<String> created = jobs.tokens().bootstrapAdmin(config.adminToken());

@@ -1,12 +1,14 @@
 package io.tributary.cli;
 
-import io.tributary.run.StateBackends;
+import io.tributary.worker.state.StateBackends;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.connectors.kafka.KafkaBroker;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.spec.JobSpecs;
-import io.tributary.worker.job.LocalJob;
+import io.tributary.boot.LocalRun;
+import io.tributary.scheduler.master.JobMaster;
+import io.tributary.worker.pool.InProcessWorkerPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,9 +79,18 @@ class KafkaPipelineIT {
           out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: counts, keyFields: [user]}
         """.formatted(broker.bootstrapServers());
     ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), null);
-    try (StateBackends state = Jobs.stateBackends();
-        LocalJob job = LocalJob.start(plan, state.factories());
+    try (StateBackends state = new StateBackends();
+        LocalRun job = LocalRun.create(JobMaster.Settings.withoutCheckpoints(plan),
+            InProcessWorkerPool.Options.of(state.factories()), null, new JobMaster.Events() {});
         KafkaConsumer<String, String> consumer = consumer()) {
+      Thread running = new Thread(() -> {
+        try {
+          job.run();
+        } catch (InterruptedException | java.util.concurrent.CancellationException e) {
+          // cancelled at the end of the test
+        }
+      }, "kafka-pipeline");
+      running.start();
       consumer.subscribe(List.of("counts"));
       Map<String, Long> actual = new TreeMap<>();
       List<String> raw = new ArrayList<>();
@@ -90,10 +101,13 @@ class KafkaPipelineIT {
           Map<?, ?> m = new com.fasterxml.jackson.databind.ObjectMapper().readValue(r.value(), Map.class);
           actual.merge(m.get("user") + "@" + m.get("window_start"), ((Number) m.get("n")).longValue(), Long::sum);
         }
-        assertThat(job.isDone()).as("the unbounded job keeps running").isFalse();
+        assertThat(running.isAlive()).as("the unbounded job keeps running").isTrue();
       }
       assertThat(actual).as(String.join("\n", raw)).isEqualTo(expected);
-      assertThat(job.metrics().malformed()).isEqualTo(1);
+      assertThat(job.attempt().metrics().snapshot().stream().flatMap(t -> t.operators().stream())
+          .mapToLong(o -> o.malformed()).sum()).isEqualTo(1);
+      job.cancel();
+      running.join();
     }
   }
 

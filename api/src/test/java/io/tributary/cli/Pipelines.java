@@ -1,9 +1,10 @@
 package io.tributary.cli;
 
-import io.tributary.run.StateBackends;
+import io.tributary.worker.state.StateBackends;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.spec.JobSpecs;
-import io.tributary.worker.job.LocalJob;
+import io.tributary.boot.LocalRun;
+import io.tributary.worker.pool.InProcessWorkerPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +29,7 @@ final class Pipelines {
         + "\nstate: {backend: " + backend + "}\n";
     ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), parallelism);
     try (StateBackends state = new StateBackends(out.resolve("state-objects").toString(), out.resolve("state-local"))) {
-      LocalJob job = LocalJob.start(plan, state.factories());
-      job.await();
+      LocalRun.runToEnd(plan, InProcessWorkerPool.Options.of(state.factories()));
     }
   }
 

@@ -1,5 +1,9 @@
 package io.tributary.run;
 
+import io.tributary.boot.LocalRun;
+import io.tributary.scheduler.master.RestartPolicy;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.master.JobMaster;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
@@ -9,7 +13,7 @@ import io.tributary.state.forst.rocks.ForstStateBackendFactory;
 import io.tributary.state.forst.store.ObjectStores;
 import io.tributary.state.heap.HeapStateBackendFactory;
 import io.tributary.state.store.ObjectStore;
-import io.tributary.worker.job.JobOptions;
+import io.tributary.worker.pool.InProcessWorkerPool;
 import io.tributary.worker.task.ConnectorFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,11 +61,12 @@ final class CheckpointDir implements AutoCloseable {
    * the timeouts still scheduled (a bug, see CheckpointCoordinatorTest), which would add 10 s to every
    * restart and to the end of every run.
    */
-  JobRunner runner(ExecutionPlan plan, long intervalMillis, RestorePolicy restore, ConnectorFactory connectors,
-      JobRunner.Events events) {
-    JobRunner.Settings settings = new JobRunner.Settings(plan, intervalMillis, 3, 0,
+  LocalRun runner(ExecutionPlan plan, long intervalMillis, RestorePolicy restore, ConnectorFactory connectors,
+      JobMaster.Events events) {
+    JobMaster.Settings settings = new JobMaster.Settings(plan, intervalMillis, 3, 0,
         restore, new RestartPolicy(3, Duration.ofMillis(10), Duration.ofMillis(100)));
-    return new JobRunner(settings, JobOptions.of(backends()).withConnectors(connectors), store(plan.jobName()), events);
+    return LocalRun.create(settings, InProcessWorkerPool.Options.of(backends()).withConnectors(connectors),
+        store(plan.jobName()), events);
   }
 
   @Override

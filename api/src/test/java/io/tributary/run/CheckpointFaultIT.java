@@ -1,12 +1,14 @@
 package io.tributary.run;
 
+import io.tributary.boot.LocalRun;
+import io.tributary.scheduler.master.RestorePolicy;
 import static io.tributary.run.FaultRuns.committed;
 import static io.tributary.run.FaultRuns.hidden;
 import static io.tributary.run.FaultRuns.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.checkpoint.CheckpointMetadata;
-import io.tributary.worker.job.Failure;
+import io.tributary.protocol.Failure;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,7 +69,7 @@ class CheckpointFaultIT {
 
     CheckpointMetadata last;
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(bidsPerAuction(out, backend, 8000), null), 100,
+        LocalRun runner = checkpoints.runner(plan(bidsPerAuction(out, backend, 8000), null), 100,
             RestorePolicy.NONE, sources, events)) {
       last = runner.run();
     }
@@ -112,7 +114,7 @@ class CheckpointFaultIT {
     });
 
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec, null), 100, RestorePolicy.NONE, sources, events)) {
+        LocalRun runner = checkpoints.runner(plan(spec, null), 100, RestorePolicy.NONE, sources, events)) {
       runner.run();
     }
 

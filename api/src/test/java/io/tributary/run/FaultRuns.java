@@ -3,12 +3,12 @@ package io.tributary.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.boot.LocalRun;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.state.heap.HeapStateBackendFactory;
-import io.tributary.worker.job.JobOptions;
-import io.tributary.worker.job.LocalJob;
+import io.tributary.worker.pool.InProcessWorkerPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -38,12 +38,7 @@ public final class FaultRuns {
    */
   static List<String> reference(ExecutionPlan plan, Path out) throws InterruptedException {
     HeapStateBackendFactory heap = new HeapStateBackendFactory();
-    LocalJob job = LocalJob.start(plan, JobOptions.of(Map.of(heap.name(), heap)));
-    try {
-      job.await();
-    } finally {
-      job.close();
-    }
+    LocalRun.runToEnd(plan, InProcessWorkerPool.Options.of(Map.of(heap.name(), heap)));
     List<String> lines = committed(out);
     assertThat(lines).as("the failure-free run produces output").isNotEmpty();
     return lines;

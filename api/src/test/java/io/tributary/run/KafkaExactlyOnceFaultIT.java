@@ -1,5 +1,7 @@
 package io.tributary.run;
 
+import io.tributary.boot.LocalRun;
+import io.tributary.scheduler.master.RestorePolicy;
 import static io.tributary.run.FaultRuns.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,7 +78,7 @@ class KafkaExactlyOnceFaultIT {
     CheckpointMetadata last;
     long start = System.nanoTime();
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec(topic), 1), 200, RestorePolicy.LATEST,
+        LocalRun runner = checkpoints.runner(plan(spec(topic), 1), 200, RestorePolicy.LATEST,
             ConnectorFactory.standard(), again)) {
       last = runner.run();
     }
@@ -106,7 +108,7 @@ class KafkaExactlyOnceFaultIT {
       }
     });
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec(topic), 3), 200, RestorePolicy.NONE, sources, events)) {
+        LocalRun runner = checkpoints.runner(plan(spec(topic), 3), 200, RestorePolicy.NONE, sources, events)) {
       runner.run();
     }
     System.out.println("run with a failure:\n" + events.timeline());

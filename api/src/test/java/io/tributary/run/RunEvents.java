@@ -1,15 +1,16 @@
 package io.tributary.run;
 
+import io.tributary.scheduler.master.JobMaster;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
-import io.tributary.worker.job.Failure;
+import io.tributary.protocol.Failure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
-/** Records what a {@link JobRunner} reports and lets a test act on each completed checkpoint. */
-final class RunEvents implements JobRunner.Events {
+/** Records what a {@link JobMaster} reports and lets a test act on each completed checkpoint. */
+final class RunEvents implements JobMaster.Events {
   final List<CheckpointMetadata> completed = new CopyOnWriteArrayList<>();
   final List<CheckpointCoordinator.CheckpointStats> stats = new CopyOnWriteArrayList<>();
   final List<Failure> restarts = new CopyOnWriteArrayList<>();
@@ -54,8 +55,8 @@ final class RunEvents implements JobRunner.Events {
   }
 
   @Override
-  public void started(io.tributary.worker.job.LocalJob job, long epoch) {
-    note("started run with epoch " + epoch);
+  public void started(io.tributary.protocol.AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
+    note("started run with epoch " + attempt.attempt());
   }
 
   /** What happened when, for assertion messages. */

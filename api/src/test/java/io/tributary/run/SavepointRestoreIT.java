@@ -1,5 +1,9 @@
 package io.tributary.run;
 
+import io.tributary.boot.LocalRun;
+import io.tributary.scheduler.master.RunFailedException;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.master.JobMaster;
 import static io.tributary.run.FaultRuns.committed;
 import static io.tributary.run.FaultRuns.hidden;
 import static io.tributary.run.FaultRuns.plan;
@@ -12,7 +16,7 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.state.store.ObjectStore;
-import io.tributary.worker.job.Failure;
+import io.tributary.protocol.Failure;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +60,7 @@ class SavepointRestoreIT {
     String changed = CheckpointFaultIT.bidsPerAuction(out, "heap", 8000) + "maxParallelism: 64\n";
     RunEvents events = new RunEvents();
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(changed, 2), 100, RestorePolicy.parse(savepoint),
+        LocalRun runner = checkpoints.runner(plan(changed, 2), 100, RestorePolicy.parse(savepoint),
             ConnectorFactory.standard(), events)) {
       assertThatThrownBy(runner::run).isInstanceOfSatisfying(RunFailedException.class, e -> {
         assertThat(e.getMessage()).contains("maxParallelism").contains("64").contains("128");
@@ -115,7 +119,7 @@ class SavepointRestoreIT {
 
     RunEvents events = new RunEvents();
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec, 2), 100, RestorePolicy.LATEST, ConnectorFactory.standard(),
+        LocalRun runner = checkpoints.runner(plan(spec, 2), 100, RestorePolicy.LATEST, ConnectorFactory.standard(),
             events)) {
       runner.run();
     }
@@ -130,18 +134,14 @@ class SavepointRestoreIT {
       throws Exception {
     FailingSources sources = new FailingSources(0);
     sources.holdEnds(); // the job runs until it is stopped
-    AtomicReference<JobRunner> running = new AtomicReference<>();
+    AtomicReference<LocalRun> running = new AtomicReference<>();
     RunEvents events = new RunEvents((n, md) -> {
       if (n == checkpoints) {
-        try {
-          running.get().cancel();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        running.get().cancel();
       }
     });
     try (CheckpointDir dir = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = dir.runner(plan(spec, parallelism), 100, restore, sources, events)) {
+        LocalRun runner = dir.runner(plan(spec, parallelism), 100, restore, sources, events)) {
       running.set(runner);
       assertThatThrownBy(runner::run).as(events.timeline()).isInstanceOf(CancellationException.class);
     }
@@ -164,7 +164,7 @@ class SavepointRestoreIT {
     RunEvents events = new RunEvents();
     CheckpointMetadata last;
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec, after), 100, RestorePolicy.parse(savepoint),
+        LocalRun runner = checkpoints.runner(plan(spec, after), 100, RestorePolicy.parse(savepoint),
             ConnectorFactory.standard(), events)) {
       last = runner.run();
     }
@@ -187,20 +187,16 @@ class SavepointRestoreIT {
     FailingSources sources = new FailingSources(0);
     sources.holdEnds(); // the job runs until it is stopped
     CountDownLatch started = new CountDownLatch(1);
-    AtomicReference<JobRunner> running = new AtomicReference<>();
+    AtomicReference<LocalRun> running = new AtomicReference<>();
     RunEvents events = new RunEvents((n, md) -> {
       if (md.isSavepoint()) {
-        try {
-          running.get().cancel(); // stop with savepoint
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        running.get().cancel(); // stop with savepoint
       } else if (n >= 2 && !committed(out).isEmpty()) {
         started.countDown();
       }
     });
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        JobRunner runner = checkpoints.runner(plan(spec, parallelism), 100, RestorePolicy.NONE, sources, events)) {
+        LocalRun runner = checkpoints.runner(plan(spec, parallelism), 100, RestorePolicy.NONE, sources, events)) {
       running.set(runner);
       CompletableFuture<Throwable> ended = new CompletableFuture<>();
       Thread thread = new Thread(() -> {
@@ -213,7 +209,7 @@ class SavepointRestoreIT {
       }, "savepointed-run");
       thread.start();
       assertThat(started.await(30, TimeUnit.SECONDS)).as("first results committed; %s", events.timeline()).isTrue();
-      CheckpointMetadata savepoint = runner.savepoint().get(30, TimeUnit.SECONDS);
+      CheckpointMetadata savepoint = runner.savepoint("user").get(30, TimeUnit.SECONDS);
       assertThat(savepoint.isSavepoint()).isTrue();
       assertThat(ended.get(30, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
       thread.join();

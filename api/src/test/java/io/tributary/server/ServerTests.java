@@ -1,8 +1,7 @@
 package io.tributary.server;
 
 import io.tributary.client.ApiClient;
-import io.tributary.control.ControlTests;
-import io.tributary.worker.task.ConnectorFactory;
+import io.tributary.boot.ControlTests;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +20,7 @@ final class ServerTests {
   /** A server on a free port over {@code data}; file sources and sinks may use {@code files}. */
   static TributaryServer start(Path data, Path files) {
     return TributaryServer.start(new TributaryServer.Config(data, 0, ADMIN, List.of(files)),
-        ControlTests.settings(data, ConnectorFactory.standard()));
+        ControlTests.settings());
   }
 
   static ApiClient client(TributaryServer server, String token) {

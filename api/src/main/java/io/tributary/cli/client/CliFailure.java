@@ -12,4 +12,11 @@ public final class CliFailure extends RuntimeException {
   public int exitCode() {
     return exitCode;
   }
+
+  /** Prints {@code error: <message>} on stderr (after what stdout holds) and returns the exit code. */
+  public int report() {
+    System.out.flush();
+    System.err.println("error: " + getMessage());
+    return exitCode;
+  }
 }

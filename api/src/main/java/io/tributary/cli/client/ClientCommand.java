@@ -37,8 +37,6 @@ abstract class ClientCommand implements Callable<Integer> {
   }
 
   static int fail(CliFailure f) {
-    System.out.flush();
-    System.err.println("error: " + f.getMessage());
-    return f.exitCode();
+    return f.report();
   }
 }

@@ -6,7 +6,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Reads durations such as {@code 500ms}, {@code 30s} or {@code 2m}. */
-final class DurationOption implements ITypeConverter<Duration> {
+public final class DurationOption implements ITypeConverter<Duration> {
   @Override
   public Duration convert(String value) {
     try {

@@ -9,7 +9,7 @@ import java.util.Locale;
  * Durations, ages and sizes as people read them: {@code 45s}, {@code 3m12s}, {@code 2h5m},
  * {@code 4d3h}, {@code 1.5 MiB}.
  */
-final class Human {
+public final class Human {
   private Human() {}
 
   /** The time since {@code t}, or "-" when absent; a time in the future (clock skew) counts as 0s. */
@@ -22,7 +22,7 @@ final class Human {
   }
 
   /** A duration in at most two units; below a minute in seconds, below a second in milliseconds. */
-  static String duration(Duration d) {
+  public static String duration(Duration d) {
     long ms = d.toMillis();
     if (ms < 1000) {
       return ms + "ms";

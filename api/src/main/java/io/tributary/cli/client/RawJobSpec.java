@@ -16,10 +16,10 @@ import java.io.IOException;
  * fail on wrong types before the server could list every error; this one serializes as the
  * document itself wherever the API takes a {@code JobSpec}, with a mapper {@link #register}ed.
  */
-final class RawJobSpec extends JobSpec {
+public final class RawJobSpec extends JobSpec {
   private final ObjectNode document;
 
-  RawJobSpec(ObjectNode document) {
+  public RawJobSpec(ObjectNode document) {
     this.document = document;
     JsonNode name = document.get("name");
     if (name != null && name.isTextual()) {

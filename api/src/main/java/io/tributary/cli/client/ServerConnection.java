@@ -16,12 +16,12 @@ import java.time.Duration;
  */
 public final class ServerConnection {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-  static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
   private final String url;
   private final String project;
   private final boolean hasToken;
-  final JobsApi jobs;
+  public final JobsApi jobs;
   final JobActionsApi actions;
   final SavepointsApi savepoints;
   final EventsApi events;
@@ -55,7 +55,7 @@ public final class ServerConnection {
   }
 
   /** The one-line failure for a call that failed; see {@link Problems#describe}. */
-  CliFailure failure(ApiException e, String pointerPrefix) {
+  public CliFailure failure(ApiException e, String pointerPrefix) {
     return Problems.describe(e, url, pointerPrefix, hasToken);
   }
 }

@@ -27,6 +27,14 @@ public final class ServerOptions {
       description = "table, json or yaml (json and yaml print the API resource; default: table)")
   Format output = Format.TABLE;
 
+  /** Options naming {@code url} and {@code token} (either null: the environment's, as on the command line). */
+  public static ServerOptions of(String url, String token) {
+    ServerOptions o = new ServerOptions();
+    o.server = url;
+    o.token = token;
+    return o;
+  }
+
   /** How results are printed. */
   public enum Format { TABLE, JSON, YAML }
 

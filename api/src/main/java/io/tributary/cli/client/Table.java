@@ -5,17 +5,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Rows under upper-case headers, in columns aligned with three spaces between them. */
-final class Table {
+public final class Table {
   private static final String GAP = "   ";
   private final List<String[]> rows = new ArrayList<>();
   private final int columns;
 
-  Table(String... headers) {
+  public Table(String... headers) {
     this.columns = headers.length;
     rows.add(headers);
   }
 
-  Table row(String... cells) {
+  public Table row(String... cells) {
     if (cells.length != columns) {
       throw new IllegalArgumentException("a row of " + columns + " cells expected, got " + Arrays.toString(cells));
     }
@@ -28,7 +28,7 @@ final class Table {
     return rows.size() - 1;
   }
 
-  String render() {
+  public String render() {
     int[] width = new int[columns];
     for (String[] row : rows) {
       for (int i = 0; i < columns; i++) {

@@ -1,7 +1,12 @@
 package io.tributary.worker.exchange;
 
+import io.tributary.expr.Expressions;
+import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.stream.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -17,6 +22,24 @@ public final class Projection {
 
   public Projection(List<String> fields) {
     this.fields = List.copyOf(fields);
+  }
+
+  /**
+   * The fields a receiving operator reads, when it reads fewer than it is sent: a window without a
+   * late output needs only its key fields and aggregate arguments (event time travels with the
+   * record). Null: send everything.
+   */
+  public static Projection forReceiver(OperatorPlan receiver) {
+    if (!(receiver instanceof WindowAggregatePlan w) || w.lateOutput() != null) {
+      return null;
+    }
+    LinkedHashSet<String> fields = new LinkedHashSet<>(w.keyBy());
+    for (AggregatePlan a : w.aggregates()) {
+      if (a.argument() != null) {
+        fields.addAll(Expressions.referencedFields(a.argument()));
+      }
+    }
+    return new Projection(new ArrayList<>(fields));
   }
 
   public List<String> fields() {

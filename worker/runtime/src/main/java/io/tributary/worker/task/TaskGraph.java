@@ -3,103 +3,88 @@ package io.tributary.worker.task;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
-import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.plan.OperatorPlan;
-import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
-import io.tributary.plan.TransformPlan;
-import io.tributary.plan.WindowAggregatePlan;
-import io.tributary.checkpoint.CheckpointMetadata;
-import io.tributary.checkpoint.OperatorState;
-import io.tributary.state.KeyGroupRange;
-import io.tributary.state.KeyGroups;
-import io.tributary.state.StateSnapshot;
-import io.tributary.state.KeyedStateBackend;
+import io.tributary.protocol.AttemptDeployment;
+import io.tributary.protocol.TaskDeployment;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.worker.exchange.Buffer;
 import io.tributary.worker.exchange.ElementWriter;
-import io.tributary.worker.exchange.Projection;
 import io.tributary.worker.exchange.InProcessChannel;
 import io.tributary.worker.exchange.InboundChannel;
 import io.tributary.worker.exchange.InputGate;
-import io.tributary.worker.operator.Operator;
-import io.tributary.worker.timer.HeapTimerService;
-import io.tributary.worker.timer.TimerSnapshotSource;
-import io.tributary.worker.window.WindowOperator;
+import io.tributary.worker.exchange.Projection;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Turns an {@link ExecutionPlan} into the tasks of one process: one {@link StreamTask} per (stage,
- * subtask), connected by in-process channels.
+ * Builds the tasks one worker runs of an attempt: one {@link StreamTask} per {@link TaskDeployment}
+ * placed on it (its chain built by {@link ChainBuilder}), connected by one in-process channel per
+ * (sender subtask, receiver subtask) of each exchange.
+ *
+ * <p>The deployment decided everything else: which key groups and splits each subtask has, what it
+ * restores, where it runs. A receiver's channel from a source subtask that reads no split is known
+ * to carry nothing, so it never holds back the receiver's watermark (which keeps the results of a
+ * one-file job independent of the parallelism and of timing).
  */
 public final class TaskGraph {
-  private final ExecutionPlan plan;
-  private final Map<String, StateBackendFactory> stateBackends;
-  private final ConnectorFactory connectors;
-  private final int credits;
-  private final int bufferSize;
-  private final StreamTask.TaskListener listener;
-  /** Per stage, per subtask: the operators by id. */
-  private final Map<Integer, List<Map<String, ChainNode>>> nodes = new HashMap<>();
-  private final Map<Integer, List<List<ExchangeOutput>>> exchanges = new HashMap<>();
-  private final Map<Integer, List<List<AutoCloseable>>> resources = new HashMap<>();
-  private final List<StreamTask> tasks = new ArrayList<>();
-  private final Map<Integer, List<StreamTask>> tasksByStage = new HashMap<>();
-  /** Per receiving (stage, subtask): whether each inbound channel's sender is a source subtask without splits. */
-  private final Map<Integer, List<List<Boolean>>> silentChannels = new HashMap<>();
-  private final Map<Integer, List<? extends SourceSplit>> sourceSplits = new HashMap<>();
-  private final Checkpointing checkpointing;
-  private final CheckpointMetadata restore;
-  private final Map<String, SinkConnector> sinkConnectors = new LinkedHashMap<>();
-
-  private TaskGraph(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
-      ConnectorFactory connectors, int credits, int bufferSize, StreamTask.TaskListener listener,
-      Checkpointing checkpointing) {
-    this.checkpointing = checkpointing;
-    this.restore = checkpointing == null ? null : checkpointing.restore();
-    this.plan = plan;
-    this.stateBackends = stateBackends;
-    this.connectors = connectors;
-    this.credits = credits;
-    this.bufferSize = bufferSize;
-    this.listener = listener;
-  }
-
   /**
-   * Builds the tasks of {@code plan} (not started).
+   * What a worker provides to the tasks it builds.
    *
    * @param stateBackends keyed state backends by name; the plan's {@code stateBackend} must be one
-   * @param connectors creates the sources and sinks
-   * @param credits buffers a receiver accepts per channel
+   * @param connectors creates the sources
+   * @param sinks the attempt's sink connectors by sink id, recovered before any writer opens
+   * @param credits buffers a receiver accepts per channel (contract C2)
+   * @param checkpointing how tasks take part in checkpoints, or null for none
+   * @param listener told when each task ends
    */
-  public static List<StreamTask> build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
-      ConnectorFactory connectors, int credits, StreamTask.TaskListener listener) {
-    return build(plan, stateBackends, connectors, credits, listener, null).tasks();
+  public record Environment(Map<String, StateBackendFactory> stateBackends, ConnectorFactory connectors,
+      Map<String, SinkConnector> sinks, int credits, Checkpointing checkpointing, StreamTask.TaskListener listener) {
+    public Environment {
+      stateBackends = Map.copyOf(stateBackends);
+      sinks = Map.copyOf(sinks);
+    }
+  }
+
+  private final AttemptDeployment deployment;
+  private final ExecutionPlan plan;
+  private final Environment env;
+  private final ChainBuilder chains;
+  /** Per stage, per subtask: the built chain. */
+  private final Map<Integer, List<ChainBuilder.Chain>> built = new HashMap<>();
+  private final List<StreamTask> tasks = new ArrayList<>();
+  private final Map<Integer, List<StreamTask>> tasksByStage = new HashMap<>();
+  private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();
+  private final Map<Integer, Map<String, SourceSplit>> listedSplits = new HashMap<>();
+
+  private TaskGraph(AttemptDeployment deployment, Environment env) {
+    this.deployment = deployment;
+    this.plan = deployment.plan();
+    this.env = env;
+    this.chains = new ChainBuilder(plan, env);
   }
 
   /**
-   * Builds the tasks of {@code plan} (not started), taking part in checkpoints when
-   * {@code checkpointing} is not null and starting from its restore checkpoint if it has one:
-   * keyed state and timers are restored for each subtask's key groups whatever the earlier
-   * parallelism (contract C7), sources resume at their split positions, and every sink recovers
-   * (commits the restored pre-commits, removes what earlier attempts left pending) before its
-   * writers open.
+   * Builds (without starting them) the tasks {@code worker} runs of {@code deployment}: keyed state
+   * and timers are restored for each subtask's key groups, sources resume at their split positions.
    *
-   * @throws RestoreException when the checkpoint cannot be restored into this plan
+   * @throws IllegalArgumentException if an exchange would leave this worker (only in-process
+   *     channels exist) or the plan names an unknown state backend
+   * @throws RestoreException when a restore handle cannot be used
    */
-  public static TaskGraph build(ExecutionPlan plan, Map<String, StateBackendFactory> stateBackends,
-      ConnectorFactory connectors, int credits, StreamTask.TaskListener listener, Checkpointing checkpointing) {
-    TaskGraph g = new TaskGraph(plan, stateBackends, connectors, credits, Buffer.DEFAULT_SIZE, listener,
-        checkpointing);
-    g.checkRestorable();
-    g.buildNodes();
+  public static TaskGraph build(AttemptDeployment deployment, String worker, Environment env) {
+    for (TaskDeployment t : deployment.tasks()) {
+      if (!t.worker().equals(worker)) {
+        throw new IllegalArgumentException("task " + t.taskId() + " of " + deployment.attempt() + " is placed on "
+            + "worker '" + t.worker() + "', but this worker ('" + worker + "') has only in-process channels");
+      }
+    }
+    TaskGraph g = new TaskGraph(deployment, env);
+    g.buildChains();
     g.buildTasks();
     return g;
   }
@@ -108,208 +93,73 @@ public final class TaskGraph {
     return tasks;
   }
 
-  /** The sinks by operator id, for committing completed checkpoints. */
-  public Map<String, SinkConnector> sinks() {
-    return sinkConnectors;
-  }
-
-  private void checkRestorable() {
-    if (restore == null) {
-      return;
-    }
-    if (restore.maxParallelism() != plan.maxParallelism()) {
-      throw new RestoreException("the job's maxParallelism is " + plan.maxParallelism() + " but " + restore.kind()
-          + " " + restore.id() + " was taken with maxParallelism " + restore.maxParallelism()
-          + "; keyed state cannot move between different numbers of key groups. Set maxParallelism back to "
-          + restore.maxParallelism() + ", or start without state");
-    }
-    java.util.Set<String> ops = new java.util.HashSet<>();
-    for (StagePlan st : plan.stages()) {
-      for (OperatorPlan op : st.operators()) {
-        ops.add(op.id());
-      }
-    }
-    for (io.tributary.checkpoint.TaskState t : restore.tasks()) {
-      for (Map.Entry<String, io.tributary.checkpoint.OperatorState> e : t.operators().entrySet()) {
-        if (e.getValue().keyed() != null && !ops.contains(e.getKey())) {
-          throw new RestoreException(restore.kind() + " " + restore.id() + " holds state of operator '" + e.getKey()
-              + "', which this job no longer has; keep the operator's id, or start without state");
+  private void buildChains() {
+    try {
+      for (StagePlan stage : plan.stages()) {
+        List<ChainBuilder.Chain> perSubtask = new ArrayList<>();
+        built.put(stage.id(), perSubtask);
+        for (int i = 0; i < stage.parallelism(); i++) {
+          perSubtask.add(chains.build(stage, deployment.task(stage.id(), i)));
         }
       }
+    } catch (RuntimeException e) {
+      // no task will run: release the state the chains built so far opened
+      built.values().forEach(list -> list.forEach(ChainBuilder.Chain::close));
+      throw e;
     }
-  }
-
-  private void buildNodes() {
-    for (StagePlan stage : plan.stages()) {
-      List<Map<String, ChainNode>> perSubtask = new ArrayList<>();
-      List<List<AutoCloseable>> res = new ArrayList<>();
-      for (int i = 0; i < stage.parallelism(); i++) {
-        Map<String, ChainNode> byId = new LinkedHashMap<>();
-        List<AutoCloseable> closeables = new ArrayList<>();
-        for (OperatorPlan op : stage.operators()) {
-          byId.put(op.id(), createNode(stage, i, op, closeables));
-        }
-        for (ChainLink link : stage.links()) {
-          ChainNode from = byId.get(link.from());
-          ChainNode to = byId.get(link.to());
-          if (link.port() == null) {
-            from.children.add(to);
-          } else {
-            from.sideChildren.computeIfAbsent(link.port(), k -> new ArrayList<>()).add(to);
-          }
-        }
-        perSubtask.add(byId);
-        res.add(closeables);
-      }
-      nodes.put(stage.id(), perSubtask);
-      resources.put(stage.id(), res);
-      List<List<ExchangeOutput>> ex = new ArrayList<>();
-      for (int i = 0; i < stage.parallelism(); i++) {
-        ex.add(new ArrayList<>());
-      }
-      exchanges.put(stage.id(), ex);
-    }
-  }
-
-  private ChainNode createNode(StagePlan stage, int subtask, OperatorPlan op, List<AutoCloseable> closeables) {
-    KeyedStateBackend state = null;
-    Operator operator;
-    if (op instanceof SourcePlan) {
-      operator = new SourceOperator();
-    } else if (op instanceof TransformPlan t) {
-      operator = new TransformOperator(t);
-    } else if (op instanceof WindowAggregatePlan w) {
-      operator = new WindowOperator(w);
-      StateBackendFactory factory = stateBackends.get(plan.stateBackend());
-      if (factory == null) {
-        throw new IllegalArgumentException("unknown state backend '" + plan.stateBackend()
-            + "'; available: " + stateBackends.keySet());
-      }
-      KeyGroupRange range = KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask);
-      List<StateSnapshot> snapshots = new ArrayList<>();
-      if (restore != null) {
-        for (OperatorState s : restore.operator(op.id())) {
-          if (s.keyed() != null) {
-            snapshots.add(s.keyed());
-          }
-        }
-      }
-      state = snapshots.isEmpty()
-          ? factory.create(plan.jobName(), op.id(), range, plan.maxParallelism())
-          : factory.restore(plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
-      closeables.add(state);
-    } else if (op instanceof SinkPlan s) {
-      SinkConnector sink = sinkConnector(s);
-      operator = checkpointing == null
-          ? new SinkOperator(sink.open(subtask, stage.parallelism()), false)
-          : new SinkOperator(sink.open(subtask, stage.parallelism(), checkpointing.attempt()), true);
-    } else {
-      throw new IllegalArgumentException("unknown operator kind " + op);
-    }
-    ChainNode node = new ChainNode(op, operator, subtask);
-    if (state != null) {
-      node.timers = new HeapTimerService(state);
-    }
-    if (restore != null) {
-      restoreNode(node, KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), subtask));
-    }
-    node.context = new TaskOperatorContext(plan.jobName(), op.id(), subtask, stage.parallelism(),
-        plan.maxParallelism(), state, node.timers, node.metrics);
-    return node;
-  }
-
-  /** Restores a node's watermark and timers (its keyed state was restored when it was created). */
-  private void restoreNode(ChainNode node, KeyGroupRange range) {
-    List<OperatorState> states = restore.operator(node.plan.id());
-    if (states.isEmpty()) {
-      return;
-    }
-    long watermark = Long.MAX_VALUE;
-    for (OperatorState s : states) {
-      watermark = Math.min(watermark, s.watermark());
-      if (s.timers() != null && node.timers != null) {
-        // reads the header and index only: each section when its timers are needed
-        node.timers.restore(TimerSnapshotSource.of(checkpointing.store(), s.timers()), WindowOperator.namespaceCodec(),
-            range, plan.maxParallelism());
-      }
-    }
-    node.watermark = watermark;
-    node.pendingWatermark = watermark;
-  }
-
-  private SinkConnector sinkConnector(SinkPlan s) {
-    SinkConnector existing = sinkConnectors.get(s.id());
-    if (existing != null) {
-      return existing;
-    }
-    SinkConnector sink = connectors.sink(s);
-    if (checkpointing != null) {
-      List<String> committables = restore == null
-          ? List.of() : restore.committables().getOrDefault(s.id(), List.of());
-      int previous = Math.max(checkpointing.previousMaxParallelism(),
-          restore == null ? 0 : restore.parallelismOf(s.id()));
-      sink.recover(committables, previous, checkpointing.attempt());
-    }
-    sinkConnectors.put(s.id(), sink);
-    return sink;
   }
 
   private void buildTasks() {
-    // inbound channels per (stage, subtask), in gate order
-    Map<Integer, List<List<InProcessChannel>>> inbound = new HashMap<>();
-    Map<Integer, List<List<ChainNode>>> inboundHeads = new HashMap<>();
-    Map<Integer, List<InputGate>> gates = new HashMap<>();
+    Map<Integer, Inputs> inputs = new HashMap<>();
     for (StagePlan stage : plan.stages()) {
-      List<EdgePlan> ins = plan.inputsOf(stage.id());
-      if (ins.isEmpty()) {
-        continue;
-      }
-      int channelsPerReceiver = 0;
-      for (EdgePlan e : ins) {
-        channelsPerReceiver += e.partitioning() == EdgePlan.Partitioning.FORWARD
-            ? 1 : plan.stage(e.fromStage()).parallelism();
-      }
-      List<InputGate> g = new ArrayList<>();
-      List<List<InProcessChannel>> ch = new ArrayList<>();
-      List<List<ChainNode>> hd = new ArrayList<>();
-      for (int j = 0; j < stage.parallelism(); j++) {
-        g.add(new InputGate(channelsPerReceiver));
-        ch.add(new ArrayList<>());
-        hd.add(new ArrayList<>());
-      }
-      gates.put(stage.id(), g);
-      List<List<Boolean>> silent = new ArrayList<>();
-      for (int j = 0; j < stage.parallelism(); j++) {
-        silent.add(new ArrayList<>());
-      }
-      silentChannels.put(stage.id(), silent);
-      inbound.put(stage.id(), ch);
-      inboundHeads.put(stage.id(), hd);
-      for (EdgePlan e : ins) {
-        connect(e, g, ch, hd);
+      if (!plan.inputsOf(stage.id()).isEmpty()) {
+        inputs.put(stage.id(), connectInputs(stage));
       }
     }
     for (StagePlan stage : plan.stages()) {
       List<StreamTask> ofStage = new ArrayList<>();
       for (int i = 0; i < stage.parallelism(); i++) {
-        ofStage.add(createTask(stage, i, gates.get(stage.id()), inbound.get(stage.id()), inboundHeads.get(stage.id())));
+        ofStage.add(createTask(stage, i, inputs.get(stage.id())));
       }
       tasksByStage.put(stage.id(), ofStage);
       tasks.addAll(ofStage);
     }
     // a returned credit wakes the sending task
-    for (Map.Entry<Integer, List<List<ExchangeOutput>>> e : exchanges.entrySet()) {
-      for (int i = 0; i < e.getValue().size(); i++) {
-        StreamTask t = taskOf(e.getKey(), i);
-        for (ExchangeOutput out : e.getValue().get(i)) {
+    built.forEach((stageId, perSubtask) -> {
+      for (int i = 0; i < perSubtask.size(); i++) {
+        StreamTask t = tasksByStage.get(stageId).get(i);
+        for (ExchangeOutput out : perSubtask.get(i).exchanges()) {
           out.onCredit(t.mailbox()::wakeup);
         }
       }
-    }
+    });
   }
 
-  private void connect(EdgePlan e, List<InputGate> gates, List<List<InProcessChannel>> channels,
-      List<List<ChainNode>> heads) {
+  /** The inbound side of one receiving stage: per subtask, its gate, channels and the heads they feed. */
+  private record Inputs(List<InputGate> gates, List<List<InProcessChannel>> channels, List<List<ChainNode>> heads,
+      List<List<Boolean>> silent) {}
+
+  private Inputs connectInputs(StagePlan stage) {
+    List<EdgePlan> ins = plan.inputsOf(stage.id());
+    int channelsPerReceiver = 0;
+    for (EdgePlan e : ins) {
+      channelsPerReceiver += e.partitioning() == EdgePlan.Partitioning.FORWARD
+          ? 1 : plan.stage(e.fromStage()).parallelism();
+    }
+    Inputs in = new Inputs(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (int j = 0; j < stage.parallelism(); j++) {
+      in.gates().add(new InputGate(channelsPerReceiver));
+      in.channels().add(new ArrayList<>());
+      in.heads().add(new ArrayList<>());
+      in.silent().add(new ArrayList<>());
+    }
+    for (EdgePlan e : ins) {
+      connect(e, in);
+    }
+    return in;
+  }
+
+  private void connect(EdgePlan e, Inputs in) {
     StagePlan from = plan.stage(e.fromStage());
     StagePlan to = plan.stage(e.toStage());
     boolean forward = e.partitioning() == EdgePlan.Partitioning.FORWARD;
@@ -318,150 +168,98 @@ public final class TaskGraph {
       writersBySender.add(new ArrayList<>());
     }
     for (int j = 0; j < to.parallelism(); j++) {
-      ChainNode head = nodes.get(to.id()).get(j).get(e.toOperator());
+      ChainNode head = built.get(to.id()).get(j).node(e.toOperator());
       for (int i = 0; i < from.parallelism(); i++) {
         if (forward && i != j) {
           continue;
         }
-        int index = channels.get(j).size();
-        InProcessChannel c = new InProcessChannel(gates.get(j), index, credits, bufferSize);
-        channels.get(j).add(c);
-        heads.get(j).add(head);
-        silentChannels.get(to.id()).get(j).add(hasNoSplits(from, i));
+        int index = in.channels().get(j).size();
+        InProcessChannel c = new InProcessChannel(in.gates().get(j), index, env.credits(), Buffer.DEFAULT_SIZE);
+        in.channels().get(j).add(c);
+        in.heads().get(j).add(head);
+        in.silent().get(j).add(readsNothing(from, i));
         writersBySender.get(i).add(new ElementWriter(c));
       }
     }
+    Projection projection = Projection.forReceiver(to.operator(e.toOperator()));
     for (int i = 0; i < from.parallelism(); i++) {
-      ChainNode src = nodes.get(from.id()).get(i).get(e.fromOperator());
-      ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i,
-          projectionFor(to.operator(e.toOperator())));
+      ChainBuilder.Chain sender = built.get(from.id()).get(i);
+      ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i, projection);
+      ChainNode src = sender.node(e.fromOperator());
       if (e.port() == null) {
         src.exchanges.add(out);
       } else {
         src.sideExchanges.computeIfAbsent(e.port(), k -> new ArrayList<>()).add(out);
       }
-      exchanges.get(from.id()).get(i).add(out);
+      sender.exchanges().add(out);
     }
   }
 
-  private StreamTask createTask(StagePlan stage, int i, List<InputGate> gates,
-      List<List<InProcessChannel>> inbound, List<List<ChainNode>> inboundHeads) {
-    Map<String, ChainNode> byId = nodes.get(stage.id()).get(i);
-    List<ChainNode> ordered = new ArrayList<>(byId.values());
-    TaskInput input;
+  private StreamTask createTask(StagePlan stage, int i, Inputs inputs) {
+    ChainBuilder.Chain chain = built.get(stage.id()).get(i);
+    TaskDeployment d = deployment.task(stage.id(), i);
     List<ChainNode> heads = new ArrayList<>();
-    OperatorPlan first = stage.operators().get(0);
-    if (first instanceof SourcePlan sp) {
-      ChainNode head = byId.get(sp.id());
+    TaskInput input;
+    if (stage.operators().get(0) instanceof SourcePlan sp) {
+      ChainNode head = chain.node(sp.id());
       heads.add(head);
       SourceConnector connector = sourceConnector(stage, sp);
       List<SourceSplit> mine = new ArrayList<>();
-      List<? extends SourceSplit> all = splitsOf(stage);
-      for (int s = 0; s < all.size(); s++) {
-        if (s % stage.parallelism() == i) {
-          mine.add(all.get(s));
-        }
+      for (String id : d.splits()) {
+        mine.add(split(stage, connector, id));
       }
       double rate = sp.maxRecordsPerSecond() > 0 ? sp.maxRecordsPerSecond() / stage.parallelism() : 0;
-      input = new SourceInput(sp, connector, mine, head, rate,
-          restore == null ? Map.of() : restore.splits(sp.id()));
+      input = new SourceInput(sp, connector, mine, head, rate, d.restore() == null ? Map.of() : d.restore().splits());
     } else {
-      List<InProcessChannel> ch = inbound.get(i);
-      List<ChainNode> hd = inboundHeads.get(i);
+      List<ChainNode> hd = inputs.heads().get(i);
       for (ChainNode h : hd) {
         if (!heads.contains(h)) {
           heads.add(h);
         }
       }
-      List<Boolean> silent = silentChannels.get(stage.id()).get(i);
+      List<Boolean> silent = inputs.silent().get(i);
       boolean[] ended = new boolean[silent.size()];
       for (int c = 0; c < ended.length; c++) {
         ended[c] = silent.get(c);
       }
-      input = new GateInput(gates.get(i), ch.toArray(new InboundChannel[0]), hd.toArray(new ChainNode[0]), ended,
-          checkpointing == null || checkpointing.aligned());
+      input = new GateInput(inputs.gates().get(i), inputs.channels().get(i).toArray(new InboundChannel[0]),
+          hd.toArray(new ChainNode[0]), ended, env.checkpointing() == null || env.checkpointing().aligned());
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
-    StreamTask task = new StreamTask(name, stage.id(), i, input, ordered, heads,
-        exchanges.get(stage.id()).get(i), resources.get(stage.id()).get(i), listener);
-    if (checkpointing != null) {
-      task.checkpointer(new TaskCheckpointer(checkpointing, plan.jobName(), stage.id(), i, stage.parallelism()));
+    StreamTask task = new StreamTask(name, stage.id(), i, input, chain.nodes(), heads, chain.exchanges(),
+        chain.resources(), env.listener());
+    if (env.checkpointing() != null) {
+      task.checkpointer(new TaskCheckpointer(env.checkpointing(), plan.jobName(), stage.id(), i, stage.parallelism()));
     }
     return task;
   }
 
-  private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();
-
   private SourceConnector sourceConnector(StagePlan stage, SourcePlan sp) {
-    return sourceConnectors.computeIfAbsent(stage.id(), k -> connectors.source(sp));
+    return sourceConnectors.computeIfAbsent(stage.id(), k -> env.connectors().source(sp));
   }
 
   /**
-   * The fields a receiving operator reads, when it reads fewer than it is sent: a window without a
-   * late output needs only its key fields and aggregate arguments (event time travels with the
-   * record). Null: send everything.
+   * The split with id {@code id}: as the source lists it now, else as the source recreates it from
+   * its id (a checkpoint's split that the current listing no longer has).
    */
-  static Projection projectionFor(OperatorPlan receiver) {
-    if (!(receiver instanceof WindowAggregatePlan w) || w.lateOutput() != null) {
-      return null;
-    }
-    java.util.LinkedHashSet<String> fields = new java.util.LinkedHashSet<>(w.keyBy());
-    for (io.tributary.plan.AggregatePlan a : w.aggregates()) {
-      if (a.argument() != null) {
-        fields.addAll(io.tributary.expr.Expressions.referencedFields(a.argument()));
-      }
-    }
-    return new Projection(new ArrayList<>(fields));
-  }
-
-  private List<? extends SourceSplit> splitsOf(StagePlan stage) {
-    SourcePlan sp = (SourcePlan) stage.operators().get(0);
-    return sourceSplits.computeIfAbsent(stage.id(), k -> {
-      SourceConnector connector = sourceConnector(stage, sp);
-      List<? extends SourceSplit> current = connector.splits(stage.parallelism());
-      java.util.Set<String> restoredIds = restore == null ? java.util.Set.of() : restore.splits(sp.id()).keySet();
-      if (restoredIds.isEmpty()) {
-        return current;
-      }
-      // resume the checkpoint's splits whatever the parallelism now (C7 for sources)
-      Map<String, SourceSplit> byId = new LinkedHashMap<>();
-      for (SourceSplit s : current) {
+  private SourceSplit split(StagePlan stage, SourceConnector connector, String id) {
+    Map<String, SourceSplit> listed = listedSplits.computeIfAbsent(stage.id(), k -> {
+      Map<String, SourceSplit> byId = new HashMap<>();
+      for (SourceSplit s : connector.splits(stage.parallelism())) {
         byId.put(s.id(), s);
       }
-      List<SourceSplit> out = new ArrayList<>();
-      for (String id : restoredIds) {
-        SourceSplit s = byId.containsKey(id) ? byId.get(id) : connector.splitOf(id);
-        if (s == null) {
-          throw new RestoreException("source '" + sp.id() + "' cannot resume split '" + id + "' of " + restore.kind()
-              + " " + restore.id() + "; restore at the parallelism it was taken with, or start without state");
-        }
-        out.add(s);
-      }
-      if (!connector.splitsFollowParallelism()) {
-        for (SourceSplit s : current) {
-          if (!restoredIds.contains(s.id())) {
-            out.add(s); // appeared since the checkpoint
-          }
-        }
-      }
-      return out;
+      return byId;
     });
-  }
-
-  /**
-   * Whether subtask {@code i} of {@code stage} is a source subtask that has no split: it ends at
-   * once, so receivers need not wait for it before their watermark moves (which keeps results of
-   * a one-file job independent of the parallelism and of timing).
-   */
-  private boolean hasNoSplits(StagePlan stage, int i) {
-    if (!(stage.operators().get(0) instanceof SourcePlan)) {
-      return false;
+    SourceSplit s = listed.containsKey(id) ? listed.get(id) : connector.splitOf(id);
+    if (s == null) {
+      throw new RestoreException("source '" + stage.operators().get(0).id() + "' cannot resume split '" + id
+          + "'; restore at the parallelism it was taken with, or start without state");
     }
-    return splitsOf(stage).size() <= i;
+    return s;
   }
 
-  private StreamTask taskOf(int stageId, int subtask) {
-    return tasksByStage.get(stageId).get(subtask);
+  /** Whether subtask {@code i} of {@code stage} is a source subtask that reads no split: it ends at once. */
+  private boolean readsNothing(StagePlan stage, int i) {
+    return stage.operators().get(0) instanceof SourcePlan && deployment.task(stage.id(), i).splits().isEmpty();
   }
-
 }

@@ -1,0 +1,87 @@
+package io.tributary.boot;
+
+import io.tributary.scheduler.lifecycle.ControlPlaneServices;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
+import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.store.ObjectStore;
+import io.tributary.worker.exchange.InProcessChannel;
+import io.tributary.worker.pool.ConnectorSplitEnumerator;
+import io.tributary.worker.pool.InProcessWorkerPool;
+import io.tributary.worker.state.StateBackends;
+import io.tributary.worker.task.ConnectorFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The embedded control plane's services under one data directory (see {@code docs/design.md},
+ * "Embedded default"):
+ * <ul>
+ *   <li>{@code <data>/metadata}: the {@link EmbeddedMetadataStore} (locked by one process);
+ *   <li>{@code <data>/checkpoints}: the object store of checkpoints, savepoints and state files;
+ *   <li>{@code <data>/local/control}: the forst backend's working directories and file caches
+ *       (one per process, contract C5: a cache), wiped on open;
+ *   <li>workers: an {@link InProcessWorkerPool} in this process.
+ * </ul>
+ * The forst backend starts on the first job that asks for it.
+ */
+public final class EmbeddedServices {
+  private EmbeddedServices() {}
+
+  /** The control plane over {@code dataDir}, with in-process workers using the built-in connectors. */
+  public static JobManager controlPlane(Path dataDir, JobManager.Settings settings) {
+    return controlPlane(dataDir, ConnectorFactory.standard(), settings);
+  }
+
+  /**
+   * The control plane over {@code dataDir}, with in-process workers using {@code connectors}.
+   *
+   * @throws io.tributary.scheduler.metadata.MetadataStoreException if another process holds the
+   *     directory
+   */
+  public static JobManager controlPlane(Path dataDir, ConnectorFactory connectors, JobManager.Settings settings) {
+    return JobManager.open(settings, open(dataDir, connectors));
+  }
+
+  /** The services over {@code dataDir}; closing them closes the pool, the state backends and the stores. */
+  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors) {
+    Path checkpoints = dataDir.resolve("checkpoints");
+    Path local = dataDir.resolve("local").resolve("control");
+    MetadataStore metadata = new EmbeddedMetadataStore(dataDir.resolve("metadata"));
+    try {
+      Files.createDirectories(checkpoints);
+      deleteRecursively(local);
+      Files.createDirectories(local);
+    } catch (IOException e) {
+      metadata.close();
+      throw new UncheckedIOException("cannot prepare the data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+    ObjectStore objects = ObjectStores.open(checkpoints.toString());
+    StateBackends state = new StateBackends(objects, local);
+    InProcessWorkerPool pool = new InProcessWorkerPool(new InProcessWorkerPool.Options(state.factories(), connectors,
+        InProcessChannel.DEFAULT_CREDITS, objects));
+    return new ControlPlaneServices(metadata, objects, state.factories(), pool,
+        new ConnectorSplitEnumerator(connectors), () -> {
+          pool.close();
+          state.close();
+          objects.close();
+          metadata.close();
+        });
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

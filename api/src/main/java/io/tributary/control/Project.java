@@ -1,6 +1,0 @@
-package io.tributary.control;
-
-import java.time.Instant;
-
-/** A project: the tenancy unit that jobs belong to. */
-public record Project(String name, Instant createdAt) {}

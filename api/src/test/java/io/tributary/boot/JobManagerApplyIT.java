@@ -1,0 +1,258 @@
+package io.tributary.boot;
+
+import static io.tributary.boot.ControlTests.awaitState;
+import static io.tributary.boot.ControlTests.transitions;
+import static io.tributary.boot.ControlTests.trickle;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.scheduler.lifecycle.CheckpointRef;
+import io.tributary.scheduler.lifecycle.DesiredState;
+import io.tributary.scheduler.lifecycle.InvalidRequestException;
+import io.tributary.scheduler.lifecycle.JobEvent;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.JobPage;
+import io.tributary.scheduler.lifecycle.JobView;
+import io.tributary.scheduler.lifecycle.NotFoundException;
+import io.tributary.scheduler.lifecycle.ObservedState;
+import io.tributary.scheduler.lifecycle.PreconditionFailedException;
+import io.tributary.scheduler.lifecycle.StateConflictException;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.SpecError;
+import io.tributary.worker.task.ConnectorFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Applying specs and the errors the REST layer maps (400, 404, 409, 412), on small jobs that run
+ * until stopped: idempotent apply, ETags, names, paging, and two projects with a job of the same
+ * name.
+ */
+@Timeout(60)
+class JobManagerApplyIT {
+  @TempDir
+  Path tmp;
+
+  private JobManager jobs;
+
+  @BeforeEach
+  void open() {
+    jobs = ControlTests.open(tmp.resolve("data"), ConnectorFactory.standard());
+  }
+
+  @AfterEach
+  void close() {
+    jobs.close();
+  }
+
+  @Test
+  void applyingTheSameSpecAgainChangesNothingHoweverItIsFormatted() {
+    String spec = trickle("clicks", "1");
+    JobManager.ApplyResult created = jobs.apply("default", "clicks", spec, null);
+    assertThat(created.outcome()).isEqualTo(JobManager.ApplyOutcome.CREATED);
+    assertThat(created.job().version()).isEqualTo(1);
+    assertThat(created.job().desired()).isEqualTo(DesiredState.RUNNING);
+    assertThat(created.job().generation()).isEqualTo(1);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+
+    JobManager.ApplyResult again = jobs.apply("default", "clicks", spec, null);
+    String reformatted = "# the same job\n" + spec.replace("checkpoints: {interval: 200ms}",
+        "checkpoints:\n  interval: 200ms").replace("parallelism: 1", "parallelism: {initial: 1}");
+    JobManager.ApplyResult same = jobs.apply("default", "clicks", reformatted, 1L);
+
+    assertThat(again.outcome()).isEqualTo(JobManager.ApplyOutcome.UNCHANGED);
+    assertThat(same.outcome()).isEqualTo(JobManager.ApplyOutcome.UNCHANGED);
+    JobView view = jobs.get("default", "clicks");
+    assertThat(view.version()).isEqualTo(1);
+    assertThat(view.spec()).as("the stored text stays as first applied").isEqualTo(spec);
+    assertThat(view.observed()).isEqualTo(ObservedState.RUNNING);
+    assertThat(transitions(jobs.events("default", "clicks")))
+        .as("no restart").containsExactly("CREATED->DEPLOYING", "DEPLOYING->RUNNING");
+  }
+
+  @Test
+  void ifMatchGuardsEveryWriteWithTheVersionRead() {
+    jobs.apply("default", "clicks", trickle("clicks", "1"), 0L);
+    String changed = trickle("clicks", "1").replace("maxRecordsPerSecond: 50", "maxRecordsPerSecond: 60");
+
+    assertThatThrownBy(() -> jobs.apply("default", "clicks", changed, 0L))
+        .as("If-None-Match: * on an existing job").isInstanceOf(PreconditionFailedException.class);
+    assertThatThrownBy(() -> jobs.apply("default", "clicks", changed, 7L))
+        .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+          assertThat(e.expectedVersion()).isEqualTo(7);
+          assertThat(e.actualVersion()).isEqualTo(1);
+        });
+    assertThat(jobs.get("default", "clicks").generation()).as("nothing written").isEqualTo(1);
+    assertThatThrownBy(() -> jobs.apply("default", "other", trickle("other", "1"), 3L))
+        .as("If-Match on a job that does not exist").isInstanceOf(PreconditionFailedException.class);
+
+    JobManager.ApplyResult updated = jobs.apply("default", "clicks", changed, 1L);
+    assertThat(updated.outcome()).isEqualTo(JobManager.ApplyOutcome.UPDATED);
+    assertThat(updated.job().version()).isEqualTo(2);
+    assertThat(updated.job().generation()).isEqualTo(2);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+
+    assertThatThrownBy(() -> jobs.delete("default", "clicks", 1L)).isInstanceOf(PreconditionFailedException.class);
+    jobs.delete("default", "clicks", 2L);
+    assertThatThrownBy(() -> jobs.get("default", "clicks")).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void badNamesSpecsAndParametersAreRefusedNamingWhatIsWrong() {
+    assertThatThrownBy(() -> jobs.apply("default", "Clicks", trickle("clicks", "1"), null))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("name"));
+    assertThatThrownBy(() -> jobs.apply("no--such", "clicks", trickle("clicks", "1"), null))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("project"));
+    assertThatThrownBy(() -> jobs.apply("nowhere", "clicks", trickle("clicks", "1"), null))
+        .isInstanceOf(NotFoundException.class).hasMessageContaining("project 'nowhere'");
+    assertThatThrownBy(() -> jobs.apply("default", "clicks", trickle("other", "1"), null))
+        .isInstanceOfSatisfying(InvalidSpecException.class,
+            e -> assertThat(e.errors()).extracting(SpecError::pointer).containsExactly("/name"));
+    assertThatThrownBy(() -> jobs.apply("default", "clicks",
+        trickle("clicks", "1").replace("type: blackhole", "type: nowhere"), null))
+        .isInstanceOfSatisfying(InvalidSpecException.class,
+            e -> assertThat(e.errors()).extracting(SpecError::pointer).containsExactly("/sinks/out/type"));
+    assertThatThrownBy(() -> jobs.get("default", "clicks")).as("nothing was created")
+        .isInstanceOf(NotFoundException.class).hasMessageContaining("job 'clicks'");
+    assertThatThrownBy(() -> jobs.stop("default", "clicks", false)).isInstanceOf(NotFoundException.class);
+
+    jobs.apply("default", "clicks", trickle("clicks", "{initial: 1, min: 1, max: 2}"), null);
+    assertThatThrownBy(() -> jobs.rescale("default", "clicks", 3))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+          assertThat(e.field()).isEqualTo("parallelism");
+          assertThat(e.getMessage()).contains("max 2");
+        });
+    assertThatThrownBy(() -> jobs.rescale("default", "clicks", 0))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("parallelism"));
+    assertThatThrownBy(() -> jobs.resume("default", "clicks", RestorePolicy.LATEST))
+        .as("resume a running job").isInstanceOfSatisfying(StateConflictException.class,
+            e -> assertThat(e.retryable()).isFalse());
+    assertThatThrownBy(() -> jobs.list("default", null, 0))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("limit"));
+  }
+
+  @Test
+  void aStoppedJobTakesNoSavepointAndRunsAtItsNewParallelismOnResume() {
+    jobs.apply("default", "clicks", trickle("clicks", "{initial: 1, min: 1, max: 2}"), null);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    JobView stopped = jobs.stop("default", "clicks", false);
+    assertThat(stopped.observed()).isEqualTo(ObservedState.STOPPED);
+    assertThat(stopped.desired()).isEqualTo(DesiredState.STOPPED);
+    assertThat(stopped.version()).isEqualTo(2);
+    assertThat(jobs.stop("default", "clicks", false).version()).as("stopping again changes nothing").isEqualTo(2);
+    assertThatThrownBy(() -> jobs.stop("default", "clicks", true)).isInstanceOfSatisfying(
+        StateConflictException.class, e -> assertThat(e.state()).isEqualTo(ObservedState.STOPPED));
+    assertThatThrownBy(() -> jobs.triggerSavepoint("default", "clicks")).isInstanceOf(StateConflictException.class);
+
+    assertThat(jobs.rescale("default", "clicks", 2).parallelism()).isEqualTo(2);
+    assertThat(jobs.get("default", "clicks").observed()).isEqualTo(ObservedState.STOPPED);
+    jobs.resume("default", "clicks", null);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    assertThat(jobs.events("default", "clicks")).filteredOn(e -> e.type() == JobEvent.Type.STATE_CHANGED)
+        .last().extracting(JobEvent::message).asString().contains("parallelism 2");
+  }
+
+  @Test
+  void jobsAreListedInPagesInNameOrder() {
+    for (String name : new String[] {"c", "a", "b"}) {
+      jobs.apply("default", name, trickle(name, "1"), null);
+    }
+    JobPage first = jobs.list("default", null, 2);
+    assertThat(first.jobs()).extracting(JobView::name).containsExactly("a", "b");
+    JobPage second = jobs.list("default", first.nextPageToken(), 2);
+    assertThat(second.jobs()).extracting(JobView::name).containsExactly("c");
+    assertThat(second.nextPageToken()).isNull();
+  }
+
+  @Test
+  void twoProjectsWithAJobOfTheSameNameShareNothing() {
+    jobs.projects().create("team-a");
+    jobs.apply("default", "clicks", trickle("clicks", "1"), null);
+    jobs.apply("team-a", "clicks", trickle("clicks", "1"), null);
+    for (String project : new String[] {"default", "team-a"}) {
+      ControlTests.await(project + " checkpoints", Duration.ofSeconds(30),
+          () -> jobs.get(project, "clicks").lastCheckpoint() != null);
+    }
+    CheckpointRef teamSavepoint = jobs.triggerSavepoint("team-a", "clicks");
+    assertThat(teamSavepoint.path()).startsWith("team-a--clicks/savepoints/sp-");
+    assertThat(jobs.get("default", "clicks").lastCheckpoint().path()).startsWith("default--clicks/checkpoints/");
+    assertThat(jobs.checkpoints("default", "clicks")).isNotEmpty()
+        .allSatisfy(c -> assertThat(c.path()).startsWith("default--clicks/"));
+    assertThat(jobs.savepoints("default", "clicks")).isEmpty();
+    assertThat(jobs.savepoints("team-a", "clicks")).extracting(CheckpointRef::path)
+        .containsExactly(teamSavepoint.path());
+
+    jobs.stop("default", "clicks", false);
+    assertThat(jobs.get("team-a", "clicks").observed()).isEqualTo(ObservedState.RUNNING);
+    assertThatThrownBy(() -> jobs.resume("default", "clicks",
+        new RestorePolicy(RestorePolicy.Mode.PATH, teamSavepoint.path())))
+        .as("another project's savepoint").isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+          assertThat(e.field()).isEqualTo("restore");
+          assertThat(e.getMessage()).contains("another job");
+        });
+    jobs.delete("default", "clicks", null);
+    assertThatThrownBy(() -> jobs.get("default", "clicks")).isInstanceOf(NotFoundException.class);
+    assertThat(jobs.get("team-a", "clicks").observed()).isEqualTo(ObservedState.RUNNING);
+    assertThat(jobs.events("team-a", "clicks")).isNotEmpty();
+  }
+
+  @Test
+  void aFailedJobStaysFailedWithItsReasonAcrossAControlPlaneRestartUntilTheUserActs() {
+    String missing = """
+        name: broken
+        checkpoints: {interval: 200ms}
+        state: {backend: heap}
+        sources:
+          lines: {type: file, path: "%s"}
+        sinks:
+          out: {input: lines, type: blackhole}
+        """.formatted(tmp.resolve("no-such-file.jsonl"));
+    jobs.apply("default", "broken", missing, null);
+    JobView failed = awaitState(jobs, "default", "broken", ObservedState.FAILED);
+    assertThat(failed.failure().domain()).isEqualTo(io.tributary.protocol.Failure.Domain.USER);
+    assertThat(failed.failure().retryable()).isFalse();
+    assertThat(failed.desired()).isEqualTo(DesiredState.RUNNING);
+
+    jobs.close();
+    jobs = ControlTests.open(tmp.resolve("data"), ConnectorFactory.standard());
+    JobView after = jobs.get("default", "broken");
+    assertThat(after.observed()).isEqualTo(ObservedState.FAILED);
+    assertThat(after.failure()).isEqualTo(failed.failure());
+    assertThat(transitions(jobs.events("default", "broken"))).containsExactly("CREATED->DEPLOYING",
+        "DEPLOYING->FAILED");
+
+    assertThat(jobs.stop("default", "broken", false).observed()).isEqualTo(ObservedState.STOPPED);
+    assertThat(jobs.get("default", "broken").failure()).isNull();
+  }
+
+  @Test
+  void aJobCreatedAgainAfterADeleteStartsWithoutStateButKeepsItsPredecessorsSavepoints() {
+    jobs.apply("default", "clicks", trickle("clicks", "1"), null);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    CheckpointRef savepoint = jobs.triggerSavepoint("default", "clicks");
+    jobs.delete("default", "clicks", null);
+
+    JobManager.ApplyResult again = jobs.apply("default", "clicks", trickle("clicks", "1"), 0L);
+    assertThat(again.outcome()).isEqualTo(JobManager.ApplyOutcome.CREATED);
+    assertThat(again.job().version()).isEqualTo(1);
+    assertThat(jobs.events("default", "clicks")).first().extracting(JobEvent::seq).isEqualTo(1L);
+    assertThat(jobs.savepoints("default", "clicks")).extracting(CheckpointRef::path)
+        .containsExactly(savepoint.path());
+    ControlTests.await("a checkpoint of the new job", Duration.ofSeconds(30), () -> {
+      CheckpointRef last = jobs.get("default", "clicks").lastCheckpoint();
+      return last != null && last.id() > savepoint.id();
+    });
+    jobs.stop("default", "clicks", false);
+    jobs.resume("default", "clicks", new RestorePolicy(RestorePolicy.Mode.PATH, savepoint.path()));
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    assertThat(jobs.events("default", "clicks")).filteredOn(e -> e.type() == JobEvent.Type.RESTORING)
+        .extracting(JobEvent::message).containsExactly("restoring from savepoint " + savepoint.id() + " ("
+            + savepoint.path() + ")");
+  }
+}

@@ -1,0 +1,38 @@
+package io.tributary.bench;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code tributary bench}: benchmarks, commands that print figures. A module of its own, never part
+ * of the product; {@code bin/tributary bench ...} runs {@link #main}.
+ */
+@Command(name = "tributary bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
+    subcommands = {NexmarkBench.class, StateBench.class, CheckpointBench.class, ApiBench.class})
+public final class BenchCommand implements Runnable {
+  static {
+    // connector clients (Kafka) log at INFO by default: keep the terminal for figures
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs a benchmark and returns the exit code (for tests). */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new BenchCommand());
+    cli.setExecutionExceptionHandler((ex, line, parsed) -> {
+      line.getErr().println("tributary: " + ex.getMessage());
+      return 1;
+    });
+    return cli.execute(args);
+  }
+
+  @Override
+  public void run() {
+    System.err.println("tributary: name a benchmark, for example: bench nexmark --query q5 --events 2000000");
+  }
+}

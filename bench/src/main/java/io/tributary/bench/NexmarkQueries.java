@@ -1,0 +1,79 @@
+package io.tributary.bench;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The Nexmark queries as Tributary job specs over a bounded stream of bids, each ending in a
+ * blackhole sink. Where a query needs a join we do not have yet, the spec computes the aggregate
+ * part and says so.
+ */
+final class NexmarkQueries {
+  private static final Map<String, String> QUERIES = new TreeMap<>();
+
+  static {
+    QUERIES.put("q0", """
+        # q0: pass-through
+        operators: []
+        sinks: {out: {input: bids, type: blackhole}}
+        """);
+    QUERIES.put("q1", """
+        # q1: currency conversion
+        operators:
+          - {id: q1, input: bids, select: {auction: auction, bidder: bidder, price: "price * 0.908", dateTime: dateTime}}
+        sinks: {out: {input: q1, type: blackhole}}
+        """);
+    QUERIES.put("q2", """
+        # q2: selection
+        operators:
+          - {id: q2, input: bids, filter: "auction % 123 = 0", select: {auction: auction, price: price}}
+        sinks: {out: {input: q2, type: blackhole}}
+        """);
+    QUERIES.put("q5", """
+        # q5: hot items: bids per auction in sliding 10 s / 2 s windows, then the largest count per window
+        operators:
+          - {id: counts, input: bids, keyBy: [auction], window: {type: sliding, size: 10s, slide: 2s}, aggregate: {num: "count(*)"}}
+          - {id: hottest, input: counts, window: {type: tumbling, size: 2s}, aggregate: {max_num: "max(num)"}}
+        sinks: {out: {input: hottest, type: blackhole}}
+        """);
+    QUERIES.put("q7", """
+        # q7: highest bid per 10 s tumbling window (the aggregate; the join back to the bid is not run)
+        operators:
+          - {id: highest, input: bids, window: {type: tumbling, size: 10s}, aggregate: {max_price: "max(price)"}}
+        sinks: {out: {input: highest, type: blackhole}}
+        """);
+    QUERIES.put("q11", """
+        # q11: user sessions: bids per bidder in session windows with a 10 s gap
+        operators:
+          - {id: sessions, input: bids, keyBy: [bidder], window: {type: session, gap: 10s}, aggregate: {bid_count: "count(*)"}}
+        sinks: {out: {input: sessions, type: blackhole}}
+        """);
+    QUERIES.put("count", """
+        # count: bids per auction in 10 s tumbling windows (the keyed window count compared with a plain loop)
+        operators:
+          - {id: counts, input: bids, keyBy: [auction], window: {type: tumbling, size: 10s}, aggregate: {num: "count(*)"}}
+        sinks: {out: {input: counts, type: blackhole}}
+        """);
+  }
+
+  private NexmarkQueries() {}
+
+  static Iterable<String> names() {
+    return QUERIES.keySet();
+  }
+
+  /** The whole spec of query {@code name} over {@code events} bids. */
+  static String spec(String name, long events, int parallelism, String stateBackend) {
+    String body = QUERIES.get(name);
+    if (body == null) {
+      throw new IllegalArgumentException("unknown query '" + name + "'; known: " + QUERIES.keySet());
+    }
+    return "name: nexmark-" + name + "\n"
+        + "parallelism: " + parallelism + "\n"
+        + "state: {backend: " + stateBackend + "}\n"
+        + "sources:\n"
+        + "  bids: {type: nexmark, kind: bid, events: " + events
+        + ", eventTime: {field: dateTime, maxOutOfOrderness: 0s}}\n"
+        + body;
+  }
+}

@@ -1,0 +1,325 @@
+package io.tributary.scheduler.lifecycle;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.protocol.Failure;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The actions on one job, run under its actions lock: each reads the job's state once, refuses
+ * what the state does not allow ({@link StateConflictException}), writes the job's record, ends the
+ * current run if it must, and deploys the next one. The record is written before a run is replaced
+ * (the reconciler's rule: desired state first), except for a stop with a savepoint, which writes it
+ * once the savepoint is taken, because a failed savepoint leaves the job running as it was.
+ */
+final class JobActions {
+  private final JobContext ctx;
+
+  /**
+   * How a run ended for an action.
+   *
+   * @param savepoint the savepoint it stopped at, or null
+   * @param savepointFailure why there is none although one was asked for, or null
+   */
+  private record Ending(CheckpointMetadata savepoint, String savepointFailure) {}
+
+  JobActions(JobContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** A new job: deployed without state. */
+  void create(ManagedJob job, JobRecord record, JobSpec spec) {
+    job.deploy(record, spec, RestorePolicy.NONE, "deploying spec generation 1 without state", null);
+  }
+
+  /**
+   * A changed spec is stored in {@code record}. A job that runs rolls it out: savepoint, stop, start
+   * from the savepoint (from the latest checkpoint if it is not RUNNING or the savepoint fails). A
+   * FAILED job that should run starts the new spec from its latest checkpoint. A stopped or
+   * finished job runs it on its next start.
+   */
+  void specChanged(ManagedJob job, JobRecord record, JobSpec spec) throws InterruptedException {
+    ObservedState s = job.state();
+    String what = "spec generation " + record.generation();
+    if (s.active()) {
+      boolean savepoint = s == ObservedState.RUNNING;
+      Ending e = endRun(job, ObservedState.UPDATING, "rolling out " + what
+          + (savepoint ? " by savepoint and redeploy" : " from the latest checkpoint, the job being " + s), savepoint);
+      redeploy(job, record, spec, e, what, "apply the previous spec again");
+    } else if (s == ObservedState.FAILED && record.desired() == DesiredState.RUNNING) {
+      job.deploy(record, spec, RestorePolicy.LATEST, what + " applied to the failed job: starting it from its latest "
+          + "checkpoint", null);
+    }
+  }
+
+  /**
+   * Stops the job: with a savepoint (RUNNING only; if it fails the job keeps running) or without.
+   * Stopping a stopped job without a savepoint changes nothing.
+   *
+   * @return the job's record, desired STOPPED, restoring the savepoint (or the latest checkpoint) next
+   */
+  JobRecord stop(ManagedJob job, JobRecord record, boolean savepoint) throws InterruptedException {
+    ObservedState s = job.state();
+    if (savepoint) {
+      return stopWithSavepoint(job, record, s);
+    }
+    if (s == ObservedState.STOPPED) {
+      return record;
+    }
+    JobRecord next = ctx.save(record.withDesired(DesiredState.STOPPED, RestorePolicy.LATEST, ctx.now()));
+    if (s.active()) {
+      endRun(job, ObservedState.STOPPING, "stop requested", false);
+      job.move(ObservedState.STOPPED, "stopped; a resume restores the latest checkpoint");
+    } else {
+      job.move(ObservedState.STOPPED, "stop requested");
+    }
+    return next;
+  }
+
+  private JobRecord stopWithSavepoint(ManagedJob job, JobRecord record, ObservedState s)
+      throws InterruptedException {
+    if (s != ObservedState.RUNNING) {
+      throw new StateConflictException(s, "job '" + job.name + "' is " + s + ": a savepoint needs a RUNNING job"
+          + (s.runnerDriven() ? "; retry when it runs, or stop it without a savepoint" : ""), s.runnerDriven());
+    }
+    JobRun r = job.run();
+    CheckpointMetadata sp;
+    job.stoppingAtSavepoint(true);
+    try {
+      sp = r.savepointThenCancel(ctx.actionTimeout(), JobRun.Triggers.STOP);
+    } catch (JobRun.SavepointFailed e) {
+      throw new OperationFailedException("the savepoint to stop job '" + job.name + "' at failed (" + e.getMessage()
+          + "); the job keeps running", Failure.Domain.INTERNAL, true, e);
+    } finally {
+      job.stoppingAtSavepoint(false);
+    }
+    String path = JobContext.pathOf(sp);
+    job.detach(ObservedState.STOPPING, "savepoint " + sp.id() + " taken; stopping");
+    awaitEnd(job, r);
+    JobRecord next = ctx.save(record.withDesired(DesiredState.STOPPED, new RestorePolicy(RestorePolicy.Mode.PATH,
+        path), ctx.now()));
+    job.move(ObservedState.STOPPED, "stopped at savepoint " + sp.id() + " (" + path + "); a resume restores it");
+    return next;
+  }
+
+  /**
+   * Starts a job that is not running, from {@code policy} (null: the record's restore policy).
+   *
+   * @throws StateConflictException if the job runs
+   * @throws InvalidRequestException naming {@code restore} if the path names no checkpoint or
+   *     savepoint of this job
+   */
+  JobRecord resume(ManagedJob job, JobRecord record, JobSpec spec, RestorePolicy policy) {
+    ObservedState s = job.state();
+    if (s.active()) {
+      throw new StateConflictException(s, "job '" + job.name + "' is " + s + ", not stopped; restart it to start it "
+          + "again from its latest checkpoint", false);
+    }
+    RestorePolicy p = policy != null ? policy : record.restore();
+    if (p.mode() == RestorePolicy.Mode.PATH) {
+      ctx.checkRestorable(job.internalName, p.path());
+    }
+    JobRecord next = ctx.save(record.withDesired(DesiredState.RUNNING, p, ctx.now()));
+    job.deploy(next, spec, p, "resumed " + describe(p), null);
+    return next;
+  }
+
+  /**
+   * Sets the job's parallelism to {@code n}; a job that runs is rescaled (contract C7): savepoint,
+   * stop, start at {@code n} from the savepoint, the key groups divided anew (from the latest
+   * checkpoint if it is not RUNNING or the savepoint fails). A job at rest runs at {@code n} on its
+   * next start.
+   */
+  JobRecord rescale(ManagedJob job, JobRecord record, JobSpec spec, int current, int n) throws InterruptedException {
+    JobRecord next = ctx.save(record.withParallelism(n, ctx.now()));
+    ObservedState s = job.state();
+    if (s.active()) {
+      boolean savepoint = s == ObservedState.RUNNING;
+      Ending e = endRun(job, ObservedState.RESCALING, "rescaling from parallelism " + current + " to " + n,
+          savepoint);
+      redeploy(job, next, spec, e, "parallelism " + n, "rescale back to " + current);
+    }
+    return next;
+  }
+
+  /** Ends the run without a savepoint, if there is one, and starts the job from its latest checkpoint. */
+  JobRecord restart(ManagedJob job, JobRecord record, JobSpec spec) throws InterruptedException {
+    JobRecord next = record;
+    if (record.desired() != DesiredState.RUNNING || !record.restore().equals(RestorePolicy.LATEST)) {
+      next = ctx.save(record.withDesired(DesiredState.RUNNING, RestorePolicy.LATEST, ctx.now()));
+    }
+    if (job.state().active()) {
+      endRun(job, ObservedState.RECOVERING, "restart requested", false);
+    }
+    job.deploy(next, spec, RestorePolicy.LATEST, "restarting from the latest checkpoint", null);
+    return next;
+  }
+
+  /**
+   * Takes a savepoint of a RUNNING job; it keeps running.
+   *
+   * @throws StateConflictException if the job is not RUNNING
+   * @throws OperationFailedException if the savepoint fails or times out
+   */
+  CheckpointRef savepoint(ManagedJob job) throws InterruptedException {
+    ObservedState s = job.state();
+    JobRun r = job.run();
+    if (s != ObservedState.RUNNING || r == null) {
+      throw new StateConflictException(s, "job '" + job.name + "' is " + s + ": a savepoint needs a RUNNING job",
+          s.runnerDriven());
+    }
+    try {
+      CheckpointMetadata md = r.savepoint().get(ctx.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      CheckpointStore store = ctx.checkpoints(job.internalName);
+      return store.savepoints().stream().filter(e -> e.id() == md.id()).findFirst()
+          .map(e -> JobViews.ref(store, e))
+          .orElseGet(() -> new CheckpointRef(md.id(), md.kind(), JobContext.pathOf(md),
+              Instant.ofEpochMilli(md.createdAtMillis())));
+    } catch (ExecutionException | TimeoutException e) {
+      String why = e instanceof TimeoutException ? "not complete after " + ctx.actionTimeout().toMillis() + " ms"
+          : e.getCause().getMessage();
+      throw new OperationFailedException("the savepoint of job '" + job.name + "' failed: " + why,
+          Failure.Domain.INTERNAL, true, e);
+    }
+  }
+
+  /** Ends the run of a job that is being deleted. */
+  void delete(ManagedJob job) throws InterruptedException {
+    if (job.state().active()) {
+      endRun(job, ObservedState.STOPPING, "job deleted", false);
+    }
+    job.retire();
+  }
+
+  /**
+   * Takes over a stored job when the control plane starts: a job that should run and was active
+   * resumes from its latest checkpoint (from what its last run started from, if that run completed
+   * no checkpoint); one that should run and was STOPPED (a resume that the previous process did not
+   * carry out) starts from its record's restore policy; the others keep their state.
+   */
+  void recover(ManagedJob job, JobRecord record, JobSpec spec, Optional<StatusStore.Status> persisted) {
+    persisted.ifPresent(job::restoreStatus);
+    resume(job, record, spec);
+  }
+
+  /**
+   * Takes over a job whose stored status was restored into {@code job} and which has no run in this
+   * process (see {@link #recover}).
+   */
+  private void resume(ManagedJob job, JobRecord record, JobSpec spec) {
+    ObservedState before = job.state();
+    ObservedState after = before.afterControlPlaneRestart(record.desired());
+    RestorePolicy from = before == ObservedState.CREATED ? record.restore() : job.recovery();
+    job.resetAfterControlPlaneRestart(after, "the control plane restarted; the job's run ended with the previous "
+        + "process");
+    if (after == ObservedState.RECOVERING) {
+      job.deploy(record, spec, from, "resuming after a control-plane restart " + describe(from), null);
+    } else if (after == ObservedState.STOPPED && record.desired() == DesiredState.RUNNING) {
+      job.deploy(record, spec, record.restore(), "resumed " + describe(record.restore()), null);
+    }
+  }
+
+  /**
+   * What the reconcile loop does to a job whose observed state is not what its record asks for
+   * (nothing when it is): a job that should run and is CREATED or STOPPED starts from the record's
+   * restore policy; a job that should be stopped and has a run is stopped (without a savepoint); a
+   * running job whose run was deployed from another spec or parallelism than the record's rolls the
+   * record out, by savepoint and redeploy when it is RUNNING. FAILED and FINISHED jobs stay so until
+   * the user acts.
+   *
+   * @return what was done, for the log, or null if nothing was
+   */
+  String reconcile(ManagedJob job, JobRecord record, JobSpec spec) throws InterruptedException {
+    ObservedState s = job.state();
+    if (record.desired() == DesiredState.RUNNING) {
+      if (s == ObservedState.CREATED || s == ObservedState.STOPPED) {
+        String why = "reconciling: the job should run but is " + s + "; starting " + describe(record.restore());
+        job.deploy(record, spec, record.restore(), why, null);
+        return why;
+      }
+      if (s.runnerDriven() && !job.runs(record)) {
+        String why = "reconciling: the run does not run spec generation " + record.generation()
+            + (record.parallelism() != null ? " at parallelism " + record.parallelism() : "");
+        boolean savepoint = s == ObservedState.RUNNING;
+        Ending e = endRun(job, ObservedState.UPDATING, why + (savepoint ? "; rolling it out by savepoint and redeploy"
+            : "; rolling it out from the latest checkpoint, the job being " + s), savepoint);
+        redeploy(job, record, spec, e, "spec generation " + record.generation(), "apply the previous spec again");
+        return why;
+      }
+      return null;
+    }
+    if (s.active()) {
+      String why = "reconciling: the job should be stopped but is " + s;
+      endRun(job, ObservedState.STOPPING, why, false);
+      job.move(ObservedState.STOPPED, "stopped; a resume restores the latest checkpoint");
+      return why;
+    }
+    return null;
+  }
+
+  /**
+   * Detaches the run (moving to {@code to}), takes a savepoint at which it is cancelled if asked
+   * for, and otherwise cancels it; waits for its end.
+   */
+  private Ending endRun(ManagedJob job, ObservedState to, String why, boolean savepointFirst)
+      throws InterruptedException {
+    JobRun r = job.detach(to, why);
+    if (r == null) {
+      return new Ending(null, null);
+    }
+    CheckpointMetadata sp = null;
+    String spFailure = null;
+    if (savepointFirst) {
+      try {
+        sp = r.savepointThenCancel(ctx.actionTimeout(), JobRun.Triggers.ROLLOUT);
+      } catch (JobRun.SavepointFailed e) {
+        spFailure = e.getMessage();
+      }
+    }
+    r.cancel();
+    awaitEnd(job, r);
+    return new Ending(sp, spFailure);
+  }
+
+  private void awaitEnd(ManagedJob job, JobRun r) throws InterruptedException {
+    try {
+      r.awaitEnd(ctx.actionTimeout());
+    } catch (TimeoutException e) {
+      String message = "the run of job '" + job.name + "' did not stop within " + ctx.actionTimeout().toMillis()
+          + " ms; restart the job";
+      job.fail(new JobFailure(Failure.Domain.INTERNAL, true, message));
+      throw new OperationFailedException(message, Failure.Domain.INTERNAL, true, e);
+    }
+    job.ended(r);
+  }
+
+  /** Starts the job again after an action ended its run, from the savepoint if there is one. */
+  private void redeploy(ManagedJob job, JobRecord record, JobSpec spec, Ending e, String what, String undo) {
+    if (e.savepoint() != null) {
+      String path = JobContext.pathOf(e.savepoint());
+      job.deploy(record, spec, new RestorePolicy(RestorePolicy.Mode.PATH, path),
+          what + " from savepoint " + e.savepoint().id(),
+          "the state from before the change is kept in savepoint " + path + ": " + undo + " to continue from it, or "
+              + "resume with restore none to start without state");
+    } else {
+      job.deploy(record, spec, RestorePolicy.LATEST, what + " from the latest checkpoint"
+              + (e.savepointFailure() != null ? " (the savepoint failed: " + e.savepointFailure() + ")" : ""),
+          "the state from before the change is kept in the latest checkpoint: " + undo + " to continue from it, or "
+              + "resume with restore none to start without state");
+    }
+  }
+
+  static String describe(RestorePolicy p) {
+    return switch (p.mode()) {
+      case LATEST -> "from the latest checkpoint";
+      case NONE -> "without state";
+      case PATH -> "from " + p.path();
+    };
+  }
+}

@@ -1,0 +1,114 @@
+package io.tributary.scheduler.lifecycle;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.scheduler.planner.Planner;
+import io.tributary.scheduler.master.JobMaster;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.metadata.ConflictException;
+import io.tributary.scheduler.spec.CheckpointSpec;
+import io.tributary.scheduler.spec.JobSpec;
+import java.time.Duration;
+import java.time.Instant;
+
+/** What every {@link ManagedJob} of one {@link JobManager} shares: services, stores and settings. */
+final class JobContext {
+  private static final String METADATA_SUFFIX = "/_metadata";
+
+  final JobManager.Settings settings;
+  final ControlPlaneServices storage;
+  final JobStore jobs;
+  final StatusStore statuses;
+  final EventLog events;
+
+  JobContext(JobManager.Settings settings, ControlPlaneServices storage) {
+    this.settings = settings;
+    this.storage = storage;
+    this.jobs = new JobStore(storage.metadata());
+    this.statuses = new StatusStore(storage.metadata());
+    this.events = new EventLog(storage.metadata(), settings.clock());
+  }
+
+  Instant now() {
+    return settings.clock().instant();
+  }
+
+  Duration actionTimeout() {
+    return settings.actionTimeout();
+  }
+
+  /**
+   * The plan of {@code spec} at {@code parallelism} (null: the spec's), under the job's internal name.
+   *
+   * @throws io.tributary.scheduler.spec.InvalidSpecException if the spec cannot be planned
+   */
+  static ExecutionPlan plan(JobSpec spec, Integer parallelism, String internalName) {
+    ExecutionPlan p = Planner.plan(spec, parallelism);
+    return new ExecutionPlan(internalName, p.maxParallelism(), p.stateBackend(), p.stages(), p.edges());
+  }
+
+  /** A runner of {@code plan} with the spec's checkpoint settings (or the defaults) and this process's storage. */
+  JobMaster runner(JobSpec spec, ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events) {
+    CheckpointSpec c = spec.checkpoints();
+    long interval = c != null ? c.intervalMillis() : settings.defaultCheckpointInterval().toMillis();
+    int retain = c != null ? c.retain() : CheckpointSpec.DEFAULT_RETAIN;
+    JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
+        restore, settings.restarts(), c == null || c.exactlyOnce());
+    JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends());
+    return new JobMaster(s, services, checkpoints(plan.jobName()), events);
+  }
+
+  /** The checkpoints of the job that runs under {@code internalName}. */
+  CheckpointStore checkpoints(String internalName) {
+    return new CheckpointStore(internalName, storage.checkpoints(), storage.metadata());
+  }
+
+  /** The path a user names to restore {@code md}: {@code <job>/savepoints/sp-<id>} or {@code .../chk-<id>}. */
+  static String pathOf(CheckpointMetadata md) {
+    return md.job() + (md.isSavepoint() ? "/savepoints/sp-" : "/checkpoints/chk-") + md.id();
+  }
+
+  /** A path as the checkpoint store records it, without its {@code /_metadata} suffix. */
+  static String shortPath(String metadataPath) {
+    return metadataPath.endsWith(METADATA_SUFFIX)
+        ? metadataPath.substring(0, metadataPath.length() - METADATA_SUFFIX.length()) : metadataPath;
+  }
+
+  /**
+   * The checkpoint or savepoint at {@code path}, if it belongs to the job {@code internalName}.
+   *
+   * @throws InvalidRequestException naming {@code restore} if there is none, or it is another job's
+   */
+  CheckpointMetadata checkRestorable(String internalName, String path) {
+    CheckpointStore store = checkpoints(internalName);
+    CheckpointMetadata md;
+    try {
+      md = store.load(store.resolve(path));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException("restore", e.getMessage());
+    } catch (RuntimeException e) {
+      throw new InvalidRequestException("restore", "cannot read a checkpoint or savepoint at '" + path + "': "
+          + e.getMessage());
+    }
+    if (!md.job().equals(internalName)) {
+      throw new InvalidRequestException("restore", "'" + path + "' is a " + md.kind() + " of another job; a job "
+          + "restores only its own checkpoints and savepoints");
+    }
+    return md;
+  }
+
+  /**
+   * Stores {@code next} over the version it was read at.
+   *
+   * @throws StateConflictException (retryable) if another writer changed it meanwhile
+   */
+  JobRecord save(JobRecord next) {
+    try {
+      return jobs.put(next, next.version());
+    } catch (ConflictException e) {
+      throw new StateConflictException(null, "job '" + next.name() + "' was changed concurrently (" + e.getMessage()
+          + "); read it again and retry", true);
+    }
+  }
+}

@@ -1,0 +1,762 @@
+package io.tributary.scheduler.lifecycle;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.scheduler.master.RestartPolicy;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.metadata.ConflictException;
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.scheduler.spec.JobSpecs;
+import io.tributary.scheduler.spec.ParallelismSpec;
+import io.tributary.scheduler.spec.SpecError;
+import io.tributary.protocol.Failure;
+import io.tributary.scheduler.observe.ControlMetrics;
+import io.tributary.scheduler.observe.JobMetricsTracker;
+import io.tributary.scheduler.observe.JobMetricsView;
+import io.tributary.scheduler.observe.JobOutput;
+import io.tributary.scheduler.observe.OutputFeeds;
+import io.tributary.scheduler.observe.OutputListener;
+import io.tributary.scheduler.observe.OutputRecord;
+import io.tributary.scheduler.observe.OutputSubscription;
+import io.tributary.scheduler.observe.SampleBuffer;
+import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The job lifecycle of the control plane: what the REST API calls. Jobs live in projects; each
+ * job's record holds its spec and its desired state, and the manager drives what the job does —
+ * its {@link ObservedState} — towards it: at once on every API call, and by a periodic reconcile
+ * loop ({@link Settings#reconcileInterval()}) that catches whatever changed otherwise (a record
+ * written to the metadata store by another process, a job whose record disappeared). Each running
+ * job has a {@link io.tributary.scheduler.master.JobMaster} that runs its attempts on the
+ * services' {@link io.tributary.protocol.WorkerPool}.
+ *
+ * <p><b>Contract.</b> Thread-safe. Every method returns records and throws {@link
+ * InvalidSpecException} (400, with JSON pointers into the spec) or a {@link ControlException}:
+ * {@link InvalidRequestException} 400, {@link NotFoundException} 404, {@link
+ * StateConflictException} 409, {@link PreconditionFailedException} 412, {@link
+ * OperationFailedException} 500/503. Actions on one job run one at a time; an action that waits
+ * longer than {@link Settings#actionTimeout()} for another one is refused (409, retryable). Reads
+ * never wait for actions.
+ *
+ * <p><b>Versions.</b> {@link JobView#version()} is the version of the job's record: the ETag. It
+ * changes when the user changes the job (its spec, desired state, restore policy or parallelism),
+ * not when the job's observed state or checkpoints change. An {@code ifMatch} argument is null (no
+ * precondition), 0 (the job must not exist: {@code If-None-Match: *}) or the version read.
+ *
+ * <p><b>Restart.</b> Everything a job needs is kept in the services' metadata store and checkpoint
+ * object store. A new manager over the same stores, after {@link #close()}, resumes every job that
+ * should run from its latest checkpoint; STOPPED, FAILED and FINISHED jobs stay so. {@link
+ * #close()} ends the runs without savepoints and without changing any job's stored state.
+ *
+ * <p><b>Delete.</b> Deleting a job ends its run and removes its record, status and events. Its
+ * checkpoints and savepoints stay in storage, with their pointers in the metadata store
+ * ({@code jobs/<project>--<name>/...}): a job created again with the same name starts without state,
+ * but can be resumed from the savepoints of its predecessor, which its savepoint list shows.
+ */
+public final class JobManager implements AutoCloseable {
+  /** Largest spec text accepted, in UTF-8 bytes (the metadata store holds at most 256 KiB per item). */
+  public static final int MAX_SPEC_BYTES = 200 * 1024;
+  /** How often jobs' metrics are sampled. */
+  static final long SAMPLE_MILLIS = 1000;
+  /** How often subscribers of jobs' output get what is new. */
+  static final long OUTPUT_POLL_MILLIS = 200;
+
+  /**
+   * @param restarts how a failed run restarts before the job goes FAILED
+   * @param defaultCheckpointInterval for specs without {@code checkpoints}: every managed job
+   *     checkpoints, so that it keeps its state through stops, rescales and restarts
+   * @param checkpointTimeout a checkpoint not complete after this is aborted
+   * @param actionTimeout the longest an action waits for a savepoint, for a run to stop, or for
+   *     another action on the same job
+   * @param reconcileInterval how often every job's observed state is driven towards its record
+   */
+  public record Settings(RestartPolicy restarts, Duration defaultCheckpointInterval, Duration checkpointTimeout,
+      Duration actionTimeout, Duration reconcileInterval, Clock clock) {
+    public Settings {
+      Objects.requireNonNull(restarts, "restarts");
+      Objects.requireNonNull(clock, "clock");
+      if (reconcileInterval.isNegative() || reconcileInterval.isZero()) {
+        throw new IllegalArgumentException("reconcileInterval must be positive, got " + reconcileInterval);
+      }
+    }
+
+    /** The defaults: {@link RestartPolicy#DEFAULT}, checkpoints every 10 s, reconciling every 2 s. */
+    public static Settings defaults() {
+      return new Settings(RestartPolicy.DEFAULT, Duration.ofSeconds(10), Duration.ofMinutes(10), Duration.ofMinutes(2),
+          Duration.ofSeconds(2), Clock.systemUTC());
+    }
+
+    public Settings withRestarts(RestartPolicy r) {
+      return new Settings(r, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval, clock);
+    }
+
+    public Settings withActionTimeout(Duration t) {
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, t, reconcileInterval, clock);
+    }
+
+    public Settings withReconcileInterval(Duration t) {
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, t, clock);
+    }
+  }
+
+  private final JobContext ctx;
+  private final ProjectStore projects;
+  private final TokenStore tokens;
+  private final JobActions actions;
+  private final JobViews views;
+  private final ConcurrentMap<String, ManagedJob> jobs = new ConcurrentHashMap<>();
+  private final ControlMetrics metrics;
+  private final OutputFeeds outputs = new OutputFeeds();
+  private final ScheduledExecutorService metricsThread;
+  private final ScheduledExecutorService reconcileThread;
+  private final Reconciler reconciler;
+  private volatile boolean closed;
+
+  private JobManager(Settings settings, ControlPlaneServices services) {
+    this.ctx = new JobContext(settings, services);
+    this.projects = new ProjectStore(services.metadata(), settings.clock());
+    this.tokens = new TokenStore(services.metadata(), settings.clock(), projects);
+    this.actions = new JobActions(ctx);
+    this.views = new JobViews(ctx);
+    this.metrics = new ControlMetrics(jobs::values, Arrays.stream(ObservedState.values()).map(Enum::name).toList(),
+        settings.clock());
+    this.reconciler = new Reconciler(ctx, actions, jobs, this::forget);
+    this.metricsThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "control-metrics");
+      t.setDaemon(true);
+      return t;
+    });
+    this.reconcileThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "control-reconcile");
+      t.setDaemon(true);
+      return t;
+    });
+    metricsThread.scheduleWithFixedDelay(() -> guarded("metrics sampling", metrics::sample), 0, SAMPLE_MILLIS,
+        TimeUnit.MILLISECONDS);
+    metricsThread.scheduleWithFixedDelay(() -> guarded("output feeding", outputs::poll), OUTPUT_POLL_MILLIS,
+        OUTPUT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** A periodic task that fails must not stop the next runs. */
+  private static void guarded(String what, Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      System.getLogger(JobManager.class.getName()).log(System.Logger.Level.WARNING, what + " failed", e);
+    }
+  }
+
+  /**
+   * Opens the control plane over {@code services} and takes over their stored jobs: those that
+   * should run start again from their latest checkpoint. From then on, the reconcile loop runs every
+   * {@link Settings#reconcileInterval()}. The manager owns the services and closes them.
+   */
+  public static JobManager open(Settings settings, ControlPlaneServices services) {
+    JobManager m;
+    try {
+      m = new JobManager(settings, services);
+    } catch (RuntimeException e) {
+      services.close();
+      throw e;
+    }
+    try {
+      m.recoverJobs();
+    } catch (RuntimeException e) {
+      m.close();
+      throw e;
+    }
+    long every = settings.reconcileInterval().toMillis();
+    m.reconcileThread.scheduleWithFixedDelay(() -> guarded("reconciling", m::reconcile), every, every,
+        TimeUnit.MILLISECONDS);
+    return m;
+  }
+
+  private void recoverJobs() {
+    for (Project p : projects.list()) {
+      for (var item : ctx.storage.metadata().queryAll(ControlKeys.jobs(p.name()))) {
+        JobRecord record = JobStore.decode(item);
+        ManagedJob job = new ManagedJob(record.project(), record.name(), ctx);
+        jobs.put(job.internalName, job);
+        reconciler.takeOver(job, record);
+      }
+    }
+  }
+
+  /**
+   * One pass of the reconcile loop, now: every job's observed state is driven towards its record
+   * (see {@link Reconciler}). Jobs busy with an action are left to the next pass.
+   */
+  public void reconcile() {
+    if (!closed) {
+      reconciler.pass(projects.list());
+    }
+  }
+
+  /** Forgets a job whose record is gone: its metrics, its output subscriptions. */
+  private void forget(ManagedJob job, String reason) {
+    jobs.remove(job.internalName, job);
+    metrics.remove(job);
+    outputs.jobGone(job, reason);
+  }
+
+  /** The projects. */
+  public ProjectStore projects() {
+    return projects;
+  }
+
+  /** The API tokens of every project, and the administrator token. */
+  public TokenStore tokens() {
+    return tokens;
+  }
+
+  /** What {@link #apply} did. */
+  public enum ApplyOutcome { CREATED, UPDATED, UNCHANGED }
+
+  /** The result of an {@link #apply}: what it did, and the job afterwards. */
+  public record ApplyResult(ApplyOutcome outcome, JobView job) {}
+
+  /**
+   * Applies {@code specText} (YAML or JSON) as job {@code name}: creates and starts the job if it
+   * does not exist; changes nothing if the spec means the same as the stored one (however it is
+   * formatted); otherwise stores it and rolls it out — a RUNNING job by savepoint, stop and start of
+   * the new spec from the savepoint; a FAILED job that should run from its latest checkpoint; a
+   * stopped or finished job on its next start.
+   *
+   * <p>If the new spec cannot restore the old state (another {@code maxParallelism}, say), the job
+   * goes FAILED, its failure saying so (a USER error) and naming the savepoint that holds the state
+   * from before the change: applying the previous spec again continues from it, a resume with
+   * restore {@code none} runs the new spec without state. A parallelism set by {@link #rescale} is
+   * kept across spec changes that leave the spec's {@code parallelism} as it was and allow it.
+   *
+   * @param ifMatch null, 0 (must not exist) or the version the caller read
+   * @throws InvalidSpecException if the spec is invalid, cannot be planned, or names another job
+   *     (pointer {@code /name})
+   */
+  public ApplyResult apply(String project, String name, String specText, Long ifMatch) {
+    return apply(project, name, specText, ifMatch, null);
+  }
+
+  /**
+   * Like {@link #apply(String, String, String, Long)}; a job created with {@code initial}
+   * {@link DesiredState#STOPPED} is stored without being started (it starts on its first resume).
+   * An existing job keeps its desired state: change it with {@link #stop} or {@link #resume}.
+   */
+  public ApplyResult apply(String project, String name, String specText, Long ifMatch, DesiredState initial) {
+    JobNames.checkJob(name);
+    projects.checkExists(project);
+    JobSpec spec = parse(name, specText);
+    String fingerprint = SpecFingerprint.of(spec);
+    return withJob(project, name, true, job -> {
+      Optional<JobRecord> current = ctx.jobs.get(project, name);
+      JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
+      if (current.isEmpty()) {
+        JobContext.plan(spec, null, job.internalName);
+        JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
+        boolean stopped = initial == DesiredState.STOPPED;
+        if (stopped) {
+          fresh = fresh.withDesired(DesiredState.STOPPED, fresh.restore(), fresh.createdAt());
+        }
+        JobRecord record = create(fresh, ifMatch);
+        ctx.events.append(project, name, JobEvent.Type.CREATED, null, null,
+            "created with spec generation 1 (" + fingerprint + ")" + (stopped ? ", stopped until resumed" : ""));
+        if (!stopped) {
+          actions.create(job, record, spec);
+        }
+        return new ApplyResult(ApplyOutcome.CREATED, views.of(record, job));
+      }
+      JobRecord old = current.get();
+      if (old.fingerprint().equals(fingerprint)) {
+        return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, job));
+      }
+      Integer parallelism = keptParallelism(old, job, spec);
+      JobContext.plan(spec, parallelism, job.internalName);
+      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
+      ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
+          "spec generation " + record.generation() + " applied (" + fingerprint + ")");
+      actions.specChanged(job, record, spec);
+      return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, job));
+    });
+  }
+
+  /** What {@link #plan} found: the execution plan, and what applying the spec would do. */
+  public record PlanPreview(io.tributary.plan.ExecutionPlan plan, ApplyOutcome change, String description) {}
+
+  /**
+   * A dry run of {@link #apply}: the execution plan of {@code specText} (at the job's current
+   * parallelism if it exists and was rescaled) and whether applying it would create the job, change
+   * nothing, or update it. Nothing is stored.
+   *
+   * @throws InvalidSpecException with every error of the spec
+   */
+  public PlanPreview plan(String project, String specText) {
+    projects.checkExists(project);
+    JobSpec probe = JobSpecs.parse(specText == null ? "" : specText);
+    JobSpec spec = parse(probe.name(), specText);
+    Optional<JobRecord> current = ctx.jobs.get(project, spec.name());
+    String internal = JobNames.internal(project, spec.name());
+    if (current.isEmpty()) {
+      return new PlanPreview(JobContext.plan(spec, null, internal), ApplyOutcome.CREATED,
+          "job '" + spec.name() + "' does not exist; applying creates and starts it");
+    }
+    JobRecord old = current.get();
+    if (old.fingerprint().equals(SpecFingerprint.of(spec))) {
+      return new PlanPreview(JobContext.plan(spec, old.parallelism(), internal), ApplyOutcome.UNCHANGED,
+          "the spec is already applied (generation " + old.generation() + "); applying changes nothing");
+    }
+    ManagedJob job = jobs.get(internal);
+    Integer parallelism = job == null ? null : keptParallelism(old, job, spec);
+    boolean running = job != null && job.state() == ObservedState.RUNNING;
+    return new PlanPreview(JobContext.plan(spec, parallelism, internal), ApplyOutcome.UPDATED,
+        running ? "the job is running: applying rolls the change out by savepoint and redeploy"
+            : "applying stores the spec; the job runs it when it next starts");
+  }
+
+  /** The job {@code name}: spec, desired and observed state, parallelism, last checkpoint, failure. */
+  public JobView get(String project, String name) {
+    JobRecord record = record(project, name);
+    return views.of(record, jobs.get(record.internalName()));
+  }
+
+  /** A page of the project's jobs, in name order; {@code pageToken} null for the first page. */
+  public JobPage list(String project, String pageToken, int limit) {
+    projects.checkExists(project);
+    JobStore.Listing listing = ctx.jobs.list(project, pageToken, limit);
+    List<JobView> page = new ArrayList<>();
+    for (JobRecord r : listing.records()) {
+      page.add(views.of(r, jobs.get(r.internalName())));
+    }
+    return new JobPage(page, listing.nextPageToken());
+  }
+
+  /**
+   * Stops the job. With {@code savepoint}, the job must be RUNNING; it stops at the savepoint, which
+   * its next resume restores (the view's {@link JobView#restore()} names it); if the savepoint fails
+   * the job keeps running ({@link OperationFailedException}). Without, any job stops (a stopped one
+   * stays so), and resumes from its latest checkpoint.
+   */
+  public JobView stop(String project, String name, boolean savepoint) {
+    return withJob(project, name, false, job -> views.of(actions.stop(job, record(project, name), savepoint), job));
+  }
+
+  /**
+   * Starts a job that is not running (STOPPED, FAILED, FINISHED).
+   *
+   * @param restore {@link RestorePolicy#LATEST}, {@link RestorePolicy#NONE}, a path of one of the
+   *     job's checkpoints or savepoints, or null for the record's restore policy (after a stop with
+   *     a savepoint: that savepoint)
+   * @throws StateConflictException if the job runs (use {@link #restart})
+   * @throws InvalidRequestException naming {@code restore} if the path is not one of the job's
+   */
+  public JobView resume(String project, String name, RestorePolicy restore) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      return views.of(actions.resume(job, record, job.spec(record), restore), job);
+    });
+  }
+
+  /**
+   * Sets the job's parallelism. A running job keeps its state (contract C7): savepoint, stop, and
+   * start at {@code parallelism} from the savepoint. A job at rest uses it on its next start. The
+   * same parallelism again changes nothing.
+   *
+   * @throws InvalidRequestException naming {@code parallelism} if it lies outside [1,
+   *     maxParallelism] or the spec's {@code parallelism.min}..{@code max}
+   */
+  public JobView rescale(String project, String name, int parallelism) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      JobSpec spec = job.spec(record);
+      checkParallelism(spec, parallelism);
+      int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
+      if (current == parallelism) {
+        return views.of(record, job);
+      }
+      return views.of(actions.rescale(job, record, spec, current, parallelism), job);
+    });
+  }
+
+  /** Ends the job's run without a savepoint (if it runs) and starts it from its latest checkpoint. */
+  public JobView restart(String project, String name) {
+    return withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      return views.of(actions.restart(job, record, job.spec(record)), job);
+    });
+  }
+
+  /**
+   * Takes a savepoint of a RUNNING job, which keeps running.
+   *
+   * @return the savepoint; its path restores it
+   */
+  public CheckpointRef triggerSavepoint(String project, String name) {
+    return withJob(project, name, false, job -> {
+      record(project, name);
+      return actions.savepoint(job);
+    });
+  }
+
+  /**
+   * Deletes the job: ends its run, removes its record, status and events; its checkpoints and
+   * savepoints stay in storage (see the class comment).
+   *
+   * @param ifMatch null, or the version the caller read
+   */
+  public void delete(String project, String name, Long ifMatch) {
+    withJob(project, name, false, job -> {
+      Optional<JobRecord> current = ctx.jobs.get(project, name);
+      JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
+      JobRecord record = current.orElseThrow(() -> NotFoundException.job(project, name));
+      actions.delete(job);
+      forget(job, "job '" + name + "' was deleted");
+      ctx.jobs.delete(project, name, record.version());
+      ctx.statuses.delete(project, name);
+      ctx.events.deleteAll(project, name);
+      return null;
+    });
+  }
+
+  /** The job's lifecycle events, oldest first (the last {@value EventLog#RETAINED}). */
+  public List<JobEvent> events(String project, String name) {
+    record(project, name);
+    return ctx.events.list(project, name);
+  }
+
+  /** The job's retained checkpoints, oldest first. */
+  public List<CheckpointRef> checkpoints(String project, String name) {
+    CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
+    return store.checkpoints().stream().map(r -> JobViews.ref(store, r)).toList();
+  }
+
+  /** The job's savepoints (also those of a deleted job of the same name), oldest first. */
+  public List<CheckpointRef> savepoints(String project, String name) {
+    CheckpointStore store = ctx.checkpoints(record(project, name).internalName());
+    return store.savepoints().stream().map(r -> JobViews.ref(store, r)).toList();
+  }
+
+  /**
+   * Deletes savepoint {@code id} of the job: its entry and its directory. A savepoint shares no
+   * file with checkpoints (a run restored from it copies what it reads back under the job's own
+   * names, by its first checkpoint at the latest), so nothing else is affected.
+   *
+   * @throws NotFoundException if the job has no savepoint {@code id}
+   * @throws StateConflictException if the job still needs it: it is what the job restores on its
+   *     next start (at rest: its restore policy names it, or it is the latest checkpoint and the
+   *     policy is latest) or on a restart of its run (which has not completed a checkpoint since it
+   *     started from the savepoint, or whose latest checkpoint is the savepoint); or an older
+   *     version took it, and its state files are shared with the job's checkpoints
+   */
+  public void deleteSavepoint(String project, String name, long id) {
+    withJob(project, name, false, job -> {
+      JobRecord record = record(project, name);
+      CheckpointStore store = ctx.checkpoints(job.internalName);
+      CheckpointStore.Retained sp = store.savepoints().stream().filter(r -> r.id() == id).findFirst()
+          .orElseThrow(() -> new NotFoundException("job '" + name + "' has no savepoint " + id));
+      ObservedState s = job.state();
+      RestorePolicy next = s.active() ? job.recovery() : record.restore();
+      boolean named = next.mode() == RestorePolicy.Mode.PATH
+          && store.resolve(next.path()).equals(store.resolve(sp.path()));
+      boolean latest = next.mode() == RestorePolicy.Mode.LATEST
+          && store.latest().map(p -> p.id() == id).orElse(false);
+      if (named || latest) {
+        throw new StateConflictException(s, "job '" + name + "' would restore savepoint " + id + (s.active()
+            ? " if its run restarted now" + (latest ? "" : " (it started from it and has completed no checkpoint yet)")
+                + "; retry once it completed a checkpoint"
+            : " when it is resumed (" + (named ? "its restore policy names it" : "it is its latest checkpoint")
+                + "); resume it from another checkpoint or without state first"), s.active());
+      }
+      if (!CheckpointStore.isSelfContained(store.load(sp.path()), sp.path())) {
+        throw new StateConflictException(s, "savepoint " + id + " of job '" + name + "' was taken by an older "
+            + "version: its state files are shared with the job's checkpoints, so it is kept until the job is "
+            + "deleted", false);
+      }
+      store.deleteSavepoint(id);
+      return null;
+    });
+  }
+
+  /**
+   * The job's metrics, sampled every second: rates over the last few seconds, and one entry per
+   * operator of its plan (the running one; for a job at rest, its last run's in this process, else
+   * its spec's).
+   */
+  public JobMetricsView metrics(String project, String name) {
+    JobRecord record = record(project, name);
+    ManagedJob job = jobs.get(record.internalName());
+    if (job == null) {
+      return new JobMetricsTracker().view(planOf(record, null), 0, ctx.now());
+    }
+    return job.metrics.view(planOf(record, job), job.restarts(), ctx.now());
+  }
+
+  /** The plan of the record's spec, or null if it cannot be planned. */
+  private static ExecutionPlan planOf(JobRecord record, ManagedJob job) {
+    try {
+      JobSpec spec = job != null ? job.spec(record) : JobSpecs.parse(record.spec());
+      return JobContext.plan(spec, record.parallelism(), record.internalName());
+    } catch (RuntimeException e) {
+      return null; // the stored spec no longer plans: no operators to show
+    }
+  }
+
+  /**
+   * The last records the job's operator {@code operatorId} produced (a sink: wrote), oldest first:
+   * a sample of at most a few dozen records a second per subtask, the last
+   * {@value SampleBuffer#CAPACITY} per subtask. For null, those of every sink. A job at rest shows
+   * what its last run in this process produced; empty if it did not run in this process.
+   *
+   * @throws InvalidRequestException naming {@code operator} if the job has no such operator
+   */
+  public List<OutputRecord> output(String project, String name, String operatorId) {
+    ManagedJob job = managed(project, name);
+    JobOutput current = OutputFeeds.current(job);
+    checkOperator(current, operatorId);
+    return current == null ? List.of() : OutputFeeds.read(current.taps(operatorId), new IdentityHashMap<>());
+  }
+
+  /**
+   * Subscribes {@code listener} to the records the job's operator {@code operatorId} produces (null:
+   * its sinks), as {@link #output} samples them: first what is kept now, then every
+   * {@value #OUTPUT_POLL_MILLIS} ms what is new, across restarts of the job, until the subscription
+   * is closed, the job deleted or the manager closed ({@link OutputListener#ended}).
+   *
+   * @throws InvalidRequestException naming {@code operator} if the job's current plan has no such
+   *     operator
+   */
+  public OutputSubscription subscribeOutput(String project, String name, String operatorId,
+      OutputListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    ManagedJob job = managed(project, name);
+    checkOperator(OutputFeeds.current(job), operatorId);
+    checkOpen();
+    return outputs.subscribe(job, operatorId, listener);
+  }
+
+  /** The metrics of this control plane and its jobs in the Prometheus text format (version 0.0.4). */
+  public String prometheus() {
+    return metrics.scrape();
+  }
+
+  /** The content type of {@link #prometheus()}. */
+  public static String prometheusContentType() {
+    return ControlMetrics.CONTENT_TYPE;
+  }
+
+  /** The registry behind {@link #prometheus()}, for the HTTP server to add its own meters to. */
+  public MeterRegistry meterRegistry() {
+    return metrics.registry();
+  }
+
+  private ManagedJob managed(String project, String name) {
+    JobRecord record = record(project, name);
+    ManagedJob job = jobs.get(record.internalName());
+    if (job == null) {
+      throw new OperationFailedException("job '" + name + "' exists but is not managed by this process",
+          Failure.Domain.INTERNAL, false, null);
+    }
+    return job;
+  }
+
+  private static void checkOperator(JobOutput output, String operatorId) {
+    if (operatorId == null || output == null) {
+      return;
+    }
+    List<String> ids = output.operatorIds();
+    if (!ids.contains(operatorId)) {
+      throw new InvalidRequestException("operator", "job has no operator '" + operatorId + "'; its operators: "
+          + ids);
+    }
+  }
+
+  /**
+   * Ends every run (without savepoints, leaving every job's stored state as it is: a new manager
+   * resumes them) and closes the services.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    reconcileThread.shutdownNow();
+    try {
+      reconcileThread.awaitTermination(ctx.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    metricsThread.shutdownNow();
+    outputs.closeAll("the control plane is shutting down");
+    metrics.close();
+    try {
+      for (ManagedJob job : jobs.values()) {
+        job.shutdown(ctx.actionTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      ctx.storage.close();
+    }
+  }
+
+  // ---- helpers
+
+  /** An action on one job, run under its actions lock. */
+  private interface JobAction<T> {
+    T run(ManagedJob job) throws InterruptedException;
+  }
+
+  private <T> T withJob(String project, String name, boolean create, JobAction<T> action) {
+    String key = JobNames.internal(project, name);
+    while (true) {
+      checkOpen();
+      ManagedJob job = create ? jobs.computeIfAbsent(key, k -> new ManagedJob(project, name, ctx)) : jobs.get(key);
+      if (job == null) {
+        record(project, name); // throws NotFound if the job does not exist
+        throw new OperationFailedException("job '" + name + "' exists but is not managed by this process",
+            Failure.Domain.INTERNAL, false, null);
+      }
+      try {
+        if (!job.lockActions(ctx.actionTimeout())) {
+          throw new StateConflictException(job.state(), "another action on job '" + name + "' is in progress; "
+              + "retry when it is done", true);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw interrupted(e);
+      }
+      try {
+        if (job.retired()) {
+          continue;
+        }
+        checkOpen();
+        return action.run(job);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        forgetIfNotCreated(key, job, create);
+        throw interrupted(e);
+      } catch (RuntimeException e) {
+        forgetIfNotCreated(key, job, create);
+        throw e;
+      } finally {
+        job.unlockActions();
+      }
+    }
+  }
+
+  /** After an apply that failed: the job object stands for nothing if no record was written. */
+  private void forgetIfNotCreated(String key, ManagedJob job, boolean create) {
+    if (!create || job.retired() || job.state() != ObservedState.CREATED) {
+      return;
+    }
+    try {
+      if (ctx.jobs.get(job.project, job.name).isPresent()) {
+        return;
+      }
+    } catch (RuntimeException e) {
+      // the store is failing or closed: forget the object anyway, a restart reads the records again
+    }
+    job.retire();
+    jobs.remove(key, job);
+  }
+
+  private static OperationFailedException interrupted(InterruptedException e) {
+    return new OperationFailedException("interrupted", Failure.Domain.INTERNAL, true, e);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new OperationFailedException("the control plane is shutting down", Failure.Domain.INTERNAL, true, null);
+    }
+  }
+
+  private JobRecord record(String project, String name) {
+    JobNames.checkJob(name);
+    projects.checkExists(project);
+    return ctx.jobs.get(project, name).orElseThrow(() -> NotFoundException.job(project, name));
+  }
+
+  private JobRecord create(JobRecord record, Long ifMatch) {
+    try {
+      return ctx.jobs.put(record, 0);
+    } catch (ConflictException e) {
+      throw conflict(record, ifMatch, e);
+    }
+  }
+
+  private JobRecord save(JobRecord record, Long ifMatch) {
+    try {
+      return ctx.jobs.put(record, record.version());
+    } catch (ConflictException e) {
+      throw conflict(record, ifMatch, e);
+    }
+  }
+
+  private static RuntimeException conflict(JobRecord record, Long ifMatch, ConflictException e) {
+    if (ifMatch != null) {
+      return new PreconditionFailedException("job '" + record.name() + "'", ifMatch, Math.max(0, e.actualVersion()));
+    }
+    return new StateConflictException(null, "job '" + record.name() + "' was changed concurrently; retry", true);
+  }
+
+  /** The spec in {@code text}, which must name job {@code name}. */
+  private static JobSpec parse(String name, String text) {
+    if (text == null || text.isBlank()) {
+      throw new InvalidSpecException(List.of(new SpecError("", "the job spec is empty")));
+    }
+    if (text.getBytes(StandardCharsets.UTF_8).length > MAX_SPEC_BYTES) {
+      throw new InvalidSpecException(List.of(new SpecError("", "the job spec is larger than " + MAX_SPEC_BYTES
+          + " bytes")));
+    }
+    JobSpec spec = JobSpecs.parse(text);
+    if (!name.equals(spec.name())) {
+      throw new InvalidSpecException(List.of(new SpecError("/name", "must be '" + name + "', the job's name in the "
+          + "request; a job cannot be renamed (create a job of the new name and delete this one)")));
+    }
+    return spec;
+  }
+
+  private static void checkParallelism(JobSpec spec, int n) {
+    ParallelismSpec p = spec.parallelism();
+    int max = spec.effectiveMaxParallelism();
+    if (n < 1 || n > max) {
+      throw new InvalidRequestException("parallelism", "must be between 1 and the job's maxParallelism (" + max
+          + "), got " + n);
+    }
+    if (n < p.min() || n > p.max()) {
+      throw new InvalidRequestException("parallelism", "must be within the spec's parallelism bounds, min " + p.min()
+          + " and max " + p.max() + ", got " + n + "; change the spec's parallelism to go beyond them");
+    }
+  }
+
+  /** The rescaled parallelism a changed spec keeps: while the spec's parallelism is as it was, and allows it. */
+  private static Integer keptParallelism(JobRecord old, ManagedJob job, JobSpec after) {
+    Integer rescaled = old.parallelism();
+    if (rescaled == null) {
+      return null;
+    }
+    try {
+      if (!job.spec(old).parallelism().equals(after.parallelism())) {
+        return null;
+      }
+    } catch (InvalidSpecException e) {
+      return null; // the stored spec no longer parses: the new one decides
+    }
+    ParallelismSpec p = after.parallelism();
+    boolean fits = rescaled >= p.min() && rescaled <= p.max() && rescaled <= after.effectiveMaxParallelism();
+    return fits ? rescaled : null;
+  }
+}

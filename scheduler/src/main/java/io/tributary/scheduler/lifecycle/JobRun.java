@@ -1,0 +1,242 @@
+package io.tributary.scheduler.lifecycle;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.scheduler.master.JobMaster;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.master.RunFailedException;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.WorkerReport;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One run of a managed job: a {@link JobMaster} (attempts on the worker pool, checkpoints, restarts
+ * after failures) on its own thread, from a start to its end. The run reports to its {@link
+ * Listener} from the master's, the checkpoint coordinator's, the workers' and its own thread.
+ */
+final class JobRun {
+  /** How a run ended. */
+  enum End { FINISHED, FAILED, CANCELLED }
+
+  /**
+   * @param last for FINISHED: the checkpoint that committed the last output
+   * @param failure for FAILED: why, whose fault, and what to do
+   */
+  record Outcome(End end, CheckpointMetadata last, JobFailure failure) {}
+
+  /** What a run reports. */
+  interface Listener {
+    void started(JobRun run, AttemptId attempt, ExecutionPlan plan);
+
+    /** A worker's metrics or output report of the run's current attempt. */
+    void observed(JobRun run, WorkerReport report);
+
+    /** An attempt is over; its workers report no more. */
+    void attemptEnded(JobRun run, AttemptId attempt);
+
+    void restarting(JobRun run, Failure failure, int restart, int maxRestarts, Duration backoff);
+
+    void restoring(JobRun run, CheckpointMetadata from);
+
+    void completed(JobRun run, CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats);
+
+    /** Called on the run's thread before {@link #awaitEnd} returns. */
+    void ended(JobRun run, Outcome outcome);
+  }
+
+  private final ExecutionPlan plan;
+  private final RestorePolicy restore;
+  private final JobMaster runner;
+  private final Listener listener;
+  private final AtomicBoolean cancelAtSavepoint = new AtomicBoolean();
+  private final CompletableFuture<Outcome> ended = new CompletableFuture<>();
+  private volatile boolean detached;
+  private volatile boolean cancelRequested;
+
+  JobRun(ExecutionPlan plan, RestorePolicy restore, JobRunnerFactory runners, Listener listener) {
+    this.plan = plan;
+    this.restore = restore;
+    this.listener = listener;
+    this.runner = runners.create(plan, restore, new RunnerEvents());
+  }
+
+  /** Creates the runner of a run. */
+  interface JobRunnerFactory {
+    JobMaster create(ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events);
+  }
+
+  ExecutionPlan plan() {
+    return plan;
+  }
+
+  /** The attempt that runs now, or null (starting, restarting, or ended). */
+  AttemptId attempt() {
+    return runner.attempt();
+  }
+
+  /** What the run started from. */
+  RestorePolicy restore() {
+    return restore;
+  }
+
+  void start() {
+    Thread t = new Thread(this::runToEnd, "job " + plan.jobName());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
+   * Whether an action took the run over to end it: what it reports then no longer changes the job's
+   * state. Set under the job's lock.
+   */
+  boolean detached() {
+    return detached;
+  }
+
+  void detach() {
+    detached = true;
+  }
+
+  /** Takes a savepoint the user asked for; the run goes on. */
+  CompletableFuture<CheckpointMetadata> savepoint() {
+    return runner.savepoint(Triggers.USER);
+  }
+
+  /** Who took a savepoint, as its entry records it (the API's savepoint {@code trigger}). */
+  static final class Triggers {
+    static final String USER = "user";
+    static final String STOP = "stop";
+    static final String ROLLOUT = "rollout";
+
+    private Triggers() {}
+  }
+
+  /**
+   * Takes a savepoint (recording {@code trigger} in its entry) and cancels the run as it completes (on the coordinator's thread, before a
+   * later checkpoint can commit more output), so that the savepoint is where the run stopped.
+   *
+   * @return the savepoint, or null if it failed or did not complete within {@code timeout}: then the
+   *     run goes on
+   * @throws SavepointFailed with the reason, when null would be returned and the caller wants it
+   */
+  CheckpointMetadata savepointThenCancel(Duration timeout, String trigger) throws InterruptedException,
+      SavepointFailed {
+    cancelAtSavepoint.set(true);
+    CompletableFuture<CheckpointMetadata> savepoint = runner.savepoint(trigger);
+    try {
+      return savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      if (cancelAtSavepoint.compareAndSet(true, false)) {
+        String why = e instanceof TimeoutException ? "not complete after " + timeout.toMillis() + " ms"
+            : String.valueOf(e.getCause().getMessage());
+        throw new SavepointFailed(why, e instanceof TimeoutException ? e : e.getCause());
+      }
+      // it completed just now and the run is cancelled: its future completes right after
+      try {
+        return savepoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException again) {
+        throw new SavepointFailed(String.valueOf(again.getMessage()), again);
+      }
+    }
+  }
+
+  /** Cancels the run; {@link #awaitEnd} then reports CANCELLED (or how it ended before). */
+  void cancel() {
+    cancelRequested = true;
+    runner.cancel();
+  }
+
+  /**
+   * Waits for the end of the run.
+   *
+   * @throws TimeoutException if it did not end within {@code timeout}
+   */
+  Outcome awaitEnd(Duration timeout) throws InterruptedException, TimeoutException {
+    try {
+      return ended.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a run's end is never exceptional", e);
+    }
+  }
+
+  boolean isEnded() {
+    return ended.isDone();
+  }
+
+  private void runToEnd() {
+    Outcome outcome;
+    try {
+      outcome = new Outcome(End.FINISHED, runner.run(), null);
+    } catch (CancellationException | InterruptedException e) {
+      outcome = new Outcome(End.CANCELLED, null, null);
+    } catch (RunFailedException e) {
+      outcome = new Outcome(End.FAILED, null, JobFailure.of(e.failure(), e.getMessage()));
+    } catch (RuntimeException | Error e) {
+      Failure f = io.tributary.scheduler.master.Failures.classify(e);
+      outcome = new Outcome(End.FAILED, null, JobFailure.of(f, f.describe()));
+    }
+    try {
+      listener.ended(this, outcome);
+    } finally {
+      ended.complete(outcome);
+    }
+  }
+
+  /** A savepoint that failed or timed out; the run goes on. */
+  static final class SavepointFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    SavepointFailed(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private final class RunnerEvents implements JobMaster.Events {
+    @Override
+    public void restoring(CheckpointMetadata from) {
+      listener.restoring(JobRun.this, from);
+    }
+
+    @Override
+    public void started(AttemptId attempt, ExecutionPlan plan) {
+      if (cancelRequested) {
+        // cancel() misses an attempt that is deploying (it cancels only the attempt it has already
+        // published): cancel again now that it is published
+        runner.cancel();
+        return;
+      }
+      listener.started(JobRun.this, attempt, plan);
+    }
+
+    @Override
+    public void observed(WorkerReport report) {
+      listener.observed(JobRun.this, report);
+    }
+
+    @Override
+    public void attemptEnded(AttemptId attempt) {
+      listener.attemptEnded(JobRun.this, attempt);
+    }
+
+    @Override
+    public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
+      if (metadata.isSavepoint() && cancelAtSavepoint.compareAndSet(true, false)) {
+        cancel();
+      }
+      listener.completed(JobRun.this, metadata, stats);
+    }
+
+    @Override
+    public void restarting(Failure failure, int restart, int maxRestarts, Duration backoff) {
+      listener.restarting(JobRun.this, failure, restart, maxRestarts, backoff);
+    }
+  }
+}

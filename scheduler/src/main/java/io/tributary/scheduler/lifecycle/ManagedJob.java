@@ -1,0 +1,394 @@
+package io.tributary.scheduler.lifecycle;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.WorkerReport;
+import io.tributary.scheduler.observe.JobMetricsTracker;
+import io.tributary.scheduler.observe.ObservedJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One job of a {@link JobManager}: its {@link ObservedState}, its current {@link JobRun}, and the
+ * actions that change them. {@link JobActions} runs the actions; this class holds the state and
+ * follows what the run reports.
+ *
+ * <p><b>Threads.</b> Actions on a job run one at a time, under {@link #actions()}, on the caller's
+ * thread; they may wait for savepoints and for runs to end, never while holding the job's monitor.
+ * The run reports from its own, the runner's and the coordinator's threads; a report changes the
+ * state only while the state follows the run ({@link ObservedState#runnerDriven()}) and the run is
+ * the current one and not {@linkplain JobRun#detach() detached} by an action that is ending it.
+ * Every change of state is persisted ({@link StatusStore}) and recorded as an event, under the
+ * monitor, so events are in the order of the changes.
+ */
+final class ManagedJob implements JobRun.Listener, ObservedJob {
+  final String project;
+  final String name;
+  final String internalName;
+  private final JobContext ctx;
+  private final ReentrantLock actions = new ReentrantLock();
+
+  // guarded by this
+  private ObservedState state = ObservedState.CREATED;
+  private JobFailure failure;
+  private RestorePolicy recovery = RestorePolicy.LATEST;
+  private JobRun run;
+  private Deployed deployed;
+  private String failureHint;
+  private boolean checkpointed;
+  private boolean retired;
+  private String specFingerprint;
+  private JobSpec spec;
+
+  private long restarts;
+
+  private volatile CheckpointRef lastCompleted;
+  /** What is observed of the job across its runs: metrics, output samples. */
+  final JobMetricsTracker metrics = new JobMetricsTracker();
+
+  /** The job's state and failure at one moment. */
+  record Snapshot(ObservedState state, JobFailure failure) {}
+
+  ManagedJob(String project, String name, JobContext ctx) {
+    this.project = project;
+    this.name = name;
+    this.internalName = JobNames.internal(project, name);
+    this.ctx = ctx;
+  }
+
+  /** Held while an action runs on the job. */
+  boolean lockActions(Duration wait) throws InterruptedException {
+    return actions.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  void unlockActions() {
+    actions.unlock();
+  }
+
+  synchronized Snapshot snapshot() {
+    return new Snapshot(state, failure);
+  }
+
+  synchronized ObservedState state() {
+    return state;
+  }
+
+  /** Set while a stop waits for its savepoint: the savepoint's event then says it was the stop's. */
+  private volatile boolean stoppingAtSavepoint;
+
+  void stoppingAtSavepoint(boolean on) {
+    stoppingAtSavepoint = on;
+  }
+
+  /** The last checkpoint or savepoint this process saw the job complete, or null. */
+  CheckpointRef lastCompleted() {
+    return lastCompleted;
+  }
+
+  /** The parsed spec of {@code record}, parsed once per fingerprint. */
+  synchronized JobSpec spec(JobRecord record) {
+    if (!record.fingerprint().equals(specFingerprint)) {
+      spec = io.tributary.scheduler.spec.JobSpecs.parse(record.spec());
+      specFingerprint = record.fingerprint();
+    }
+    return spec;
+  }
+
+  /** Whether the job was deleted (or its manager closed): a new object stands for a job of its name. */
+  @Override
+  public synchronized boolean retired() {
+    return retired;
+  }
+
+  synchronized void retire() {
+    retired = true;
+  }
+
+  /** Takes the state the job was persisted in, when the manager opens. */
+  synchronized void restoreStatus(StatusStore.Status persisted) {
+    state = persisted.observed();
+    failure = persisted.failure();
+    recovery = persisted.recovery();
+    restarts = persisted.restarts();
+  }
+
+  /** The restore a new run uses if the previous one must be started again from scratch. */
+  synchronized RestorePolicy recovery() {
+    return recovery;
+  }
+
+  /**
+   * Enters {@code to} without a declared transition: only after a control-plane restart (see
+   * {@link ObservedState#afterControlPlaneRestart}).
+   */
+  synchronized void resetAfterControlPlaneRestart(ObservedState to, String why) {
+    ObservedState from = state;
+    if (from == to) {
+      return;
+    }
+    state = to;
+    persist();
+    ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, to, why);
+  }
+
+  // ---- changes made by actions (JobActions), under the actions lock
+
+  /** Moves to {@code to}; the caller holds the actions lock. */
+  synchronized void move(ObservedState to, String why) {
+    moveTo(to, why);
+  }
+
+  /**
+   * Starts a new run of {@code record} from {@code restore}, moving to DEPLOYING.
+   *
+   * @param hint added to the failure if the run fails before it completes a checkpoint
+   */
+  void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint) {
+    ExecutionPlan plan;
+    try {
+      plan = JobContext.plan(jobSpec, record.parallelism(), internalName);
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        moveTo(ObservedState.DEPLOYING, why);
+        failure = new JobFailure(Failure.Domain.USER, false, "user error (not retryable): cannot plan the job: "
+            + e.getMessage());
+        moveTo(ObservedState.FAILED, failure.message());
+      }
+      return;
+    }
+    JobRun next;
+    synchronized (this) {
+      if (retired) {
+        return;
+      }
+      next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events), this);
+      run = next;
+      deployed = new Deployed(record.fingerprint(), record.parallelism());
+      checkpointed = false;
+      failureHint = hint;
+      recovery = restore;
+      failure = null;
+      moveTo(ObservedState.DEPLOYING, why);
+    }
+    next.start();
+  }
+
+  /** The current run, or null. */
+  synchronized JobRun run() {
+    return run;
+  }
+
+  /** What a run was deployed from: the record's spec fingerprint and parallelism override. */
+  record Deployed(String fingerprint, Integer parallelism) {}
+
+  /**
+   * Whether the current run (if any) runs what {@code record} asks for: its spec and parallelism.
+   * True without a run.
+   */
+  synchronized boolean runs(JobRecord record) {
+    return run == null || deployed == null || (deployed.fingerprint().equals(record.fingerprint())
+        && java.util.Objects.equals(deployed.parallelism(), record.parallelism()));
+  }
+
+  @Override
+  public String project() {
+    return project;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public synchronized String stateName() {
+    return state.name();
+  }
+
+  @Override
+  public JobMetricsTracker metrics() {
+    return metrics;
+  }
+
+  /** Automatic restarts of the job's runs after failures, since the job was created. */
+  @Override
+  public synchronized long restarts() {
+    return restarts;
+  }
+
+  /**
+   * Takes the current run from the state machine, so that what it reports from now on changes
+   * nothing, and moves to {@code to}: the action ends the run itself. If the run has ended by itself
+   * just before (the job is FINISHED or FAILED), the state stays.
+   */
+  synchronized JobRun detach(ObservedState to, String why) {
+    JobRun r = run;
+    if (r != null) {
+      r.detach();
+    }
+    if (state.active() && to != state) {
+      moveTo(to, why);
+    }
+    return r;
+  }
+
+  /** Forgets {@code ended} as the current run. */
+  synchronized void ended(JobRun ended) {
+    if (run == ended) {
+      run = null;
+    }
+  }
+
+  /** Records {@code f} and moves to FAILED. */
+  synchronized void fail(JobFailure f) {
+    failure = f;
+    moveTo(ObservedState.FAILED, f.message());
+  }
+
+  /**
+   * Records {@code f} and enters FAILED without a declared transition: only when the control plane
+   * starts again and cannot take a job over (its stored spec is no longer valid).
+   */
+  synchronized void failAfterControlPlaneRestart(JobFailure f) {
+    ObservedState from = state;
+    state = ObservedState.FAILED;
+    failure = f;
+    persist();
+    ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, state, f.message());
+  }
+
+  /** Ends the current run without touching the state, when the manager closes. */
+  void shutdown(Duration timeout) throws InterruptedException {
+    JobRun r;
+    synchronized (this) {
+      retired = true;
+      r = run;
+      if (r != null) {
+        r.detach();
+      }
+    }
+    if (r != null) {
+      r.cancel();
+      try {
+        r.awaitEnd(timeout);
+      } catch (TimeoutException e) {
+        // the process is going away; its epoch is fenced by the next run anyway
+      }
+    }
+  }
+
+  // ---- what the run reports
+
+  @Override
+  public void started(JobRun r, AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
+    metrics.attemptStarted(attempt, plan);
+    synchronized (this) {
+      if (follows(r) && (state == ObservedState.DEPLOYING || state == ObservedState.RECOVERING)) {
+        moveTo(ObservedState.RUNNING, "run started (epoch " + attempt.attempt() + ") at parallelism "
+            + plan.stages().stream().mapToInt(s -> s.parallelism()).max().orElse(0));
+      }
+    }
+  }
+
+  @Override
+  public void observed(JobRun r, WorkerReport report) {
+    metrics.report(report);
+  }
+
+  @Override
+  public void attemptEnded(JobRun r, AttemptId attempt) {
+    metrics.attemptEnded(attempt);
+  }
+
+  @Override
+  public synchronized void restarting(JobRun r, Failure f, int restart, int maxRestarts, Duration backoff) {
+    if (!follows(r)) {
+      return;
+    }
+    String why = f.describe() + "; restart " + restart + " of " + maxRestarts + " from the latest checkpoint in "
+        + backoff.toMillis() + " ms";
+    restarts++;
+    if (state == ObservedState.RECOVERING) {
+      persist();
+      ctx.events.append(project, name, JobEvent.Type.RUN_FAILED, null, null, why);
+    } else {
+      moveTo(ObservedState.RECOVERING, why);
+    }
+  }
+
+  @Override
+  public void restoring(JobRun r, CheckpointMetadata from) {
+    if (!r.detached()) {
+      ctx.events.append(project, name, JobEvent.Type.RESTORING, null, null,
+          "restoring from " + from.kind() + " " + from.id() + " (" + JobContext.pathOf(from) + ")");
+    }
+  }
+
+  @Override
+  public void completed(JobRun r, CheckpointMetadata md, CheckpointCoordinator.CheckpointStats stats) {
+    metrics.checkpointCompleted(stats);
+    String path = stats.path();
+    lastCompleted = new CheckpointRef(md.id(), md.kind(), JobContext.shortPath(path),
+        Instant.ofEpochMilli(md.createdAtMillis()));
+    if (md.isSavepoint()) {
+      ObservedState s = state();
+      String trigger = stoppingAtSavepoint || s == ObservedState.STOPPING ? "stop"
+          : s == ObservedState.RESCALING || s == ObservedState.UPDATING ? "rollout" : "user";
+      ctx.events.append(project, name, JobEvent.Type.SAVEPOINT, null, null,
+          "savepoint " + md.id() + " completed (" + trigger + "): " + JobContext.pathOf(md));
+    }
+    synchronized (this) {
+      if (r == run && !checkpointed) {
+        checkpointed = true;
+        recovery = RestorePolicy.LATEST;
+        persist();
+      }
+    }
+  }
+
+  @Override
+  public synchronized void ended(JobRun r, JobRun.Outcome outcome) {
+    if (!follows(r) || outcome.end() == JobRun.End.CANCELLED) {
+      return;
+    }
+    run = null;
+    if (outcome.end() == JobRun.End.FINISHED) {
+      moveTo(ObservedState.FINISHED, "input ended; output committed"
+          + (outcome.last() != null ? " with checkpoint " + outcome.last().id() : ""));
+    } else {
+      JobFailure f = outcome.failure();
+      failure = failureHint != null && !checkpointed
+          ? new JobFailure(f.domain(), f.retryable(), f.message() + "; " + failureHint) : f;
+      moveTo(ObservedState.FAILED, failure.message());
+    }
+  }
+
+  /** Whether what {@code r} reports changes the state. */
+  private boolean follows(JobRun r) {
+    return r == run && !r.detached() && state.runnerDriven();
+  }
+
+  private void moveTo(ObservedState to, String why) {
+    ObservedState from = state;
+    state = from.checkMoveTo(to);
+    if (to != ObservedState.FAILED) {
+      failure = null;
+    }
+    persist();
+    ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, to, why);
+  }
+
+  private void persist() {
+    if (!retired) {
+      ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts));
+    }
+  }
+}

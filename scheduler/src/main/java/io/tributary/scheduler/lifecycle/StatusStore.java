@@ -1,0 +1,69 @@
+package io.tributary.scheduler.lifecycle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.metadata.Item;
+import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.protocol.Failure;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * What the control plane observed of each job, at {@code projects/<project>/status/<name>}: kept
+ * apart from the job's record so that it changes without moving the record's ETag. Written only by
+ * the job's {@link ManagedJob}, under its lock.
+ */
+final class StatusStore {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * @param failure why it FAILED, else null
+   * @param recovery what a new run restores if the current one must be started again from scratch
+   *     (after a control-plane restart): what it started from, until it completes a checkpoint;
+   *     then the latest checkpoint
+   * @param restarts automatic restarts after failures since the job was created
+   */
+  record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts) {}
+
+  private final MetadataStore metadata;
+
+  StatusStore(MetadataStore metadata) {
+    this.metadata = metadata;
+  }
+
+  Optional<Status> get(String project, String name) {
+    return metadata.get(ControlKeys.status(project, name)).map(StatusStore::decode);
+  }
+
+  void put(String project, String name, Status status) {
+    String key = ControlKeys.status(project, name);
+    metadata.put(key, encode(status), metadata.get(key).map(Item::version).orElse(0L));
+  }
+
+  void delete(String project, String name) {
+    String key = ControlKeys.status(project, name);
+    metadata.get(key).ifPresent(i -> metadata.delete(key, i.version()));
+  }
+
+  private static byte[] encode(Status s) {
+    ObjectNode n = JSON.createObjectNode().put("observed", s.observed().name())
+        .put("recovery", RestorePolicies.format(s.recovery())).put("restarts", s.restarts());
+    if (s.failure() != null) {
+      n.putObject("failure").put("domain", s.failure().domain().name()).put("retryable", s.failure().retryable())
+          .put("message", s.failure().message());
+    }
+    return n.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Status decode(Item item) {
+    JsonNode n = JobStore.readJson(item);
+    JsonNode f = n.get("failure");
+    JobFailure failure = f == null || f.isNull() ? null
+        : new JobFailure(Failure.Domain.valueOf(f.path("domain").asText()), f.path("retryable").asBoolean(),
+            f.path("message").asText());
+    return new Status(ObservedState.valueOf(n.path("observed").asText()), failure,
+        RestorePolicies.parse(n.path("recovery").asText("latest")), n.path("restarts").asLong(0));
+  }
+}

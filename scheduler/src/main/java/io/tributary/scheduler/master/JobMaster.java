@@ -1,0 +1,317 @@
+package io.tributary.scheduler.master;
+
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.protocol.AttemptDeployment;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.SplitEnumerator;
+import io.tributary.protocol.WorkerPool;
+import io.tributary.protocol.WorkerReport;
+import io.tributary.protocol.WorkerSlots;
+import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
+import io.tributary.scheduler.placement.Placement;
+import io.tributary.state.StateBackendFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one job on a {@link WorkerPool}, attempt after attempt, until it ends (see {@code
+ * docs/design.md}, "Checkpoints and exactly-once").
+ *
+ * <p>Each attempt of a checkpointed job takes a new epoch from the {@link CheckpointStore} (which
+ * fences the coordinators of earlier attempts and numbers the sinks' attempts), is placed
+ * ({@link Placement}) on the slots the pool grants and deployed, and starts from a checkpoint: the
+ * one the {@link RestorePolicy} names at first, then the latest one this master completed. Its
+ * {@link CheckpointCoordinator} triggers checkpoints through the pool and completes them from the
+ * workers' acknowledgements. A failure, classified by the worker that saw it ({@link Failure}),
+ * restarts the job after the {@link RestartPolicy}'s backoff if it is retryable; a non-retryable
+ * one, or too many in a row, ends the run with {@link RunFailedException}. A bounded job ends with a
+ * last checkpoint that commits its final output. A job without a checkpoint store runs one attempt
+ * (attempt 0) without checkpoints, and its sinks commit when their input ends.
+ *
+ * <pre>
+ *   STARTING -> RUNNING -> FINISHED
+ *                  |  \--> FAILED (not retryable, or restarts exhausted)
+ *                  \-> RESTARTING (backoff) -> STARTING
+ * </pre>
+ *
+ * <p>Reports of an attempt other than the current one are ignored.
+ */
+public final class JobMaster implements AutoCloseable {
+  /** How long a failed attempt's other tasks get to report their end after being cancelled. */
+  private static final long CANCEL_WAIT_MILLIS = 30_000;
+
+  /** What the master reports, from its own, the coordinator's and the workers' threads. */
+  public interface Events {
+    default void restoring(CheckpointMetadata from) {}
+
+    /** An attempt was deployed and runs. */
+    default void started(AttemptId attempt, ExecutionPlan plan) {}
+
+    default void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {}
+
+    default void aborted(long checkpointId, String reason) {}
+
+    default void restarting(Failure failure, int restart, int maxRestarts, Duration backoff) {}
+
+    /** The current attempt's metrics and output samples, as the workers report them. Any thread. */
+    default void observed(WorkerReport report) {}
+
+    /** An attempt is over and released: its workers report no more. */
+    default void attemptEnded(AttemptId attempt) {}
+  }
+
+  /**
+   * @param plan the job
+   * @param intervalMillis time between checkpoints
+   * @param retain completed checkpoints kept
+   * @param timeoutMillis a checkpoint not complete after this is aborted
+   * @param exactlyOnce aligned barriers (false: at-least-once checkpoints, no input held)
+   */
+  public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
+      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce) {
+    /** Exactly-once (aligned) checkpoints. */
+    public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
+        RestartPolicy restarts) {
+      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, true);
+    }
+
+    /** For a run without checkpoints: one attempt, no restore, no restart. */
+    public static Settings withoutCheckpoints(ExecutionPlan plan) {
+      return new Settings(plan, 0, 1, 0, RestorePolicy.NONE, RestartPolicy.NEVER, true);
+    }
+  }
+
+  /**
+   * Where the job runs.
+   *
+   * @param pool the workers
+   * @param splits lists the sources' splits for placement
+   * @param stateBackends the backends whose snapshots the coordinator retains, releases and copies
+   *     (checkpoint garbage and self-contained savepoints)
+   */
+  public record Services(WorkerPool pool, SplitEnumerator splits, Map<String, StateBackendFactory> stateBackends) {
+    public Services {
+      Objects.requireNonNull(pool, "pool");
+      Objects.requireNonNull(splits, "splits");
+      stateBackends = Map.copyOf(stateBackends);
+    }
+  }
+
+  private final Settings settings;
+  private final Services services;
+  private final CheckpointStore store;
+  private final Events events;
+  private final CountDownLatch cancelled = new CountDownLatch(1);
+  private volatile Attempt attempt;
+  private volatile CheckpointCoordinator coordinator;
+  private volatile CheckpointMetadata lastCompleted;
+  private volatile int failuresInRow;
+
+  /**
+   * @param store the job's checkpoints, or null to run without checkpoints
+   */
+  public JobMaster(Settings settings, Services services, CheckpointStore store, Events events) {
+    this.settings = settings;
+    this.services = services;
+    this.store = store;
+    this.events = events;
+    if (store == null && settings.restore().mode() != RestorePolicy.Mode.NONE) {
+      throw new IllegalArgumentException("a job without checkpoints cannot restore " + settings.restore());
+    }
+  }
+
+  /** The attempt that runs now, or null between attempts. */
+  public AttemptId attempt() {
+    Attempt a = attempt;
+    return a == null ? null : a.id;
+  }
+
+  /** Takes a savepoint of the running job, triggered by the user. */
+  public CompletableFuture<CheckpointMetadata> savepoint() {
+    return savepoint("user");
+  }
+
+  /**
+   * Takes a savepoint of the running job.
+   *
+   * @param trigger who asks ({@code user}, {@code stop}, {@code rollout}), recorded in its entry
+   */
+  public CompletableFuture<CheckpointMetadata> savepoint(String trigger) {
+    CheckpointCoordinator c = coordinator;
+    if (c == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("the job is not running"));
+    }
+    return c.triggerSavepoint(trigger);
+  }
+
+  /**
+   * Runs the job until it ends.
+   *
+   * @return the last checkpoint, which covers the whole output (null without checkpoints)
+   * @throws RunFailedException when it failed and cannot (or may no longer) restart
+   * @throws CancellationException when {@link #cancel} was called
+   */
+  public CheckpointMetadata run() throws InterruptedException {
+    ExecutionPlan plan = settings.plan();
+    CheckpointMetadata restore = initialRestore();
+    boolean first = true;
+    while (true) {
+      checkNotCancelled();
+      CheckpointStore.Run run = null;
+      if (store != null) {
+        run = store.beginRun(Placement.maxSinkParallelism(plan));
+        if (first && settings.restore().mode() == RestorePolicy.Mode.NONE) {
+          store.clearLatest(run.epoch());
+        }
+      }
+      first = false;
+      if (restore != null) {
+        events.restoring(restore);
+      }
+      Failure failure = runOnce(plan, run, restore);
+      if (failure == null) {
+        return lastCompleted;
+      }
+      checkNotCancelled();
+      int n = ++failuresInRow;
+      if (!failure.retryable() || n > settings.restarts().maxRestarts()) {
+        throw new RunFailedException(failure, n - 1);
+      }
+      Duration backoff = settings.restarts().backoff(n);
+      events.restarting(failure, n, settings.restarts().maxRestarts(), backoff);
+      if (cancelled.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new CancellationException("cancelled");
+      }
+      if (lastCompleted != null) {
+        restore = lastCompleted;
+      }
+    }
+  }
+
+  /** One attempt of the job; null when it finished, else why it failed. */
+  private Failure runOnce(ExecutionPlan plan, CheckpointStore.Run run, CheckpointMetadata restore)
+      throws InterruptedException {
+    AttemptId id = new AttemptId(plan.jobName(), run == null ? 0 : run.epoch());
+    WorkerPool pool = services.pool();
+    CheckpointCoordinator c = run == null ? null : new CheckpointCoordinator(
+        new CheckpointCoordinator.Settings(plan.jobName(), plan.maxParallelism(), settings.intervalMillis(),
+            settings.timeoutMillis(), settings.retain()),
+        store, run, services.stateBackends(), new CoordinatorEvents());
+    Attempt a = new Attempt(id, Placement.slotsNeeded(plan), pool, events);
+    try {
+      a.coordinator = c;
+      try {
+        List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
+        AttemptDeployment d = Placement.place(id, plan, restore,
+            run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce()),
+            run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots);
+        attempt = a;
+        coordinator = c;
+        pool.deploy(d, a);
+      } catch (RuntimeException e) {
+        return Failures.classify(e);
+      }
+      if (cancelled.getCount() == 0) {
+        pool.cancel(id); // cancel() came while the attempt was deploying, before it could see it
+      }
+      if (c != null) {
+        c.start(a);
+      }
+      events.started(id, plan);
+      Failure failure = a.awaitEnd(CANCEL_WAIT_MILLIS);
+      if (failure != null) {
+        return failure;
+      }
+      checkNotCancelled();
+      if (c == null) {
+        return null;
+      }
+      try {
+        c.finalCheckpoint().get();
+        return null;
+      } catch (ExecutionException e) {
+        return Failures.classify(e.getCause());
+      }
+    } finally {
+      attempt = null;
+      coordinator = null;
+      if (c != null) {
+        c.close();
+      }
+      pool.release(id);
+      events.attemptEnded(id);
+    }
+  }
+
+  private void checkNotCancelled() {
+    if (cancelled.getCount() == 0) {
+      throw new CancellationException("cancelled");
+    }
+  }
+
+  private CheckpointMetadata initialRestore() {
+    RestorePolicy p = settings.restore();
+    switch (p.mode()) {
+      case NONE:
+        return null;
+      case PATH:
+        return checkRestorable(store.load(store.resolve(p.path())));
+      default:
+        return store.latest().map(ptr -> checkRestorable(store.load(ptr.path()))).orElse(null);
+    }
+  }
+
+  private CheckpointMetadata checkRestorable(CheckpointMetadata md) {
+    if (!md.job().equals(settings.plan().jobName())) {
+      throw new IllegalArgumentException(md.kind() + " " + md.id() + " belongs to job '" + md.job()
+          + "', not to '" + settings.plan().jobName() + "'");
+    }
+    return md;
+  }
+
+  /** Stops the job; {@link #run} then throws {@link CancellationException}. Any thread. */
+  public void cancel() {
+    cancelled.countDown();
+    Attempt a = attempt;
+    if (a != null) {
+      services.pool().cancel(a.id);
+    }
+  }
+
+  @Override
+  public void close() {
+    // every attempt is released by the run that made it
+  }
+
+  private final class CoordinatorEvents implements CheckpointCoordinator.Listener {
+    @Override
+    public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
+      lastCompleted = metadata;
+      failuresInRow = 0;
+      events.completed(metadata, stats);
+    }
+
+    @Override
+    public void aborted(long checkpointId, String reason) {
+      events.aborted(checkpointId, reason);
+    }
+
+    @Override
+    public void failed(Throwable reason) {
+      Attempt a = attempt;
+      if (a != null) {
+        a.fail(Failures.classify(reason));
+      }
+    }
+  }
+}

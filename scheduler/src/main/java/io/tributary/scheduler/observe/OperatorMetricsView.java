@@ -1,0 +1,16 @@
+package io.tributary.scheduler.observe;
+
+import java.time.Instant;
+
+/**
+ * One operator of a job's metrics (schema {@code OperatorMetrics}): rates and counts summed over
+ * its subtasks, the watermark and the times the worst of them. An operator shares its task's
+ * thread with the operators chained to it, so busy and backpressured times are its tasks'.
+ *
+ * @param recordsOutPerSecond records emitted to its main output; for a sink, records written
+ * @param watermark the lowest watermark its running subtasks applied, or null (see {@link
+ *     JobMetricsView#watermark()})
+ */
+public record OperatorMetricsView(String operatorId, int stageId, int parallelism, double recordsInPerSecond,
+    double recordsOutPerSecond, Instant watermark, Long watermarkLagMillis, int busyTimeMsPerSecond,
+    int backpressuredTimeMsPerSecond, long lateRecordsDropped, long malformedRecords) {}

@@ -1,0 +1,219 @@
+package io.tributary.worker.state;
+
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.forst.rocks.ForstConfig;
+import io.tributary.state.forst.rocks.ForstStateBackendFactory;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.heap.HeapStateBackendFactory;
+import io.tributary.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keyed state backends of this process: {@code heap}, and {@code forst} (RocksDB with durable
+ * files in an object store), which starts on first use. Configuration, from the environment:
+ * <ul>
+ *   <li>{@code TRIBUTARY_OBJECT_STORE}: a local directory or {@code s3://bucket/prefix}
+ *       (default {@code data/objects});
+ *   <li>{@code TRIBUTARY_LOCAL_DIR}: the local working directory and file cache (default
+ *       {@code data/local}); a cache: it may be deleted whenever Tributary is not running;
+ *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m};
+ *   <li>{@code TRIBUTARY_FORST_CHANGE_LOG}: {@code false} makes every checkpoint materialize every
+ *       changed shard instead of uploading change logs (see {@code ForstConfig#changeLog}).
+ * </ul>
+ */
+public final class StateBackends implements AutoCloseable {
+  private final HeapStateBackendFactory heap;
+  private final LazyForst forst;
+
+  /** Configured from the environment. */
+  public StateBackends() {
+    this(env("TRIBUTARY_OBJECT_STORE", "data/objects"), Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
+  }
+
+  /** With an explicit object store URL and local directory (tests, embedded servers). */
+  public StateBackends(String objectStoreUrl, Path localDir) {
+    this.heap = new HeapStateBackendFactory();
+    this.forst = new LazyForst(objectStoreUrl, null, localDir);
+  }
+
+  /**
+   * For checkpointed runs: heap snapshots go to {@code checkpoints}, forst files to the object store
+   * at {@code checkpointsUrl} (the same storage), so a checkpoint directory holds everything a
+   * restore needs.
+   */
+  public StateBackends(ObjectStore checkpoints, String checkpointsUrl) {
+    this(checkpoints, Path.of(env("TRIBUTARY_LOCAL_DIR", "data/local")));
+  }
+
+  /**
+   * Heap snapshots and forst files both in {@code store} (not closed by this), forst's working
+   * files and cache under {@code localRoot} (one subdirectory per process).
+   */
+  public StateBackends(ObjectStore store, Path localRoot) {
+    this.heap = new HeapStateBackendFactory(store);
+    this.forst = new LazyForst(null, store, localRoot);
+  }
+
+  public Map<String, StateBackendFactory> factories() {
+    return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
+  }
+
+  /** The forst backend's counters, if a job of this process used it. */
+  public java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> forstMetrics() {
+    return forst.metrics();
+  }
+
+  @Override
+  public void close() {
+    forst.close();
+    heap.close();
+  }
+
+  public static long parseBytes(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+    long unit = 1;
+    char last = t.charAt(t.length() - 1);
+    if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
+      unit = switch (last) {
+        case 'k' -> 1L << 10;
+        case 'm' -> 1L << 20;
+        case 'g' -> 1L << 30;
+        default -> 1L << 40;
+      };
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      return Long.parseLong(t) * unit;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("TRIBUTARY_CACHE_BUDGET: '" + text + "' is not a size such as 8g or 512m");
+    }
+  }
+
+  /** Opens the object store and RocksDB resources only when a job asks for forst state. */
+  private static final class LazyForst implements StateBackendFactory, AutoCloseable {
+    private final String url;
+    private final ObjectStore given;
+    private final Path localRoot;
+    private ForstStateBackendFactory factory;
+    private ObjectStore store;
+    private Path local;
+
+    /** Either {@code url} (opened and closed here) or {@code given} (owned by the caller). */
+    LazyForst(String url, ObjectStore given, Path localRoot) {
+      this.url = url;
+      this.given = given;
+      this.localRoot = localRoot;
+    }
+
+    @Override
+    public String name() {
+      return ForstStateBackendFactory.NAME;
+    }
+
+    @Override
+    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
+      return get().create(jobName, operatorId, range, maxParallelism);
+    }
+
+    @Override
+    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
+        List<StateSnapshot> snapshots) {
+      return get().restore(jobName, operatorId, range, maxParallelism, snapshots);
+    }
+
+    @Override
+    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
+      return get().copyTo(jobName, operatorId, snapshot, directory);
+    }
+
+    @Override
+    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
+      get().retain(jobName, operatorId, snapshot);
+    }
+
+    @Override
+    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
+      return get().release(jobName, operatorId, snapshot);
+    }
+
+    private synchronized ForstStateBackendFactory get() {
+      if (factory == null) {
+        local = localRoot.resolve("p" + ProcessHandle.current().pid() + "-" + System.identityHashCode(this));
+        try {
+          removeCachesOfDeadProcesses(localRoot);
+          Files.createDirectories(local);
+          if (given != null) {
+            store = given;
+          } else {
+            if (!url.contains("://")) {
+              Files.createDirectories(Path.of(url));
+            }
+            store = ObjectStores.open(url);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot open the object store " + url + ": " + e.getMessage(), e);
+        }
+        long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
+        factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
+            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true)
+            .withChangeLog(!"false".equalsIgnoreCase(env("TRIBUTARY_FORST_CHANGE_LOG", "true"))));
+      }
+      return factory;
+    }
+
+    synchronized java.util.Optional<io.tributary.state.forst.rocks.ForstMetrics> metrics() {
+      return factory == null ? java.util.Optional.empty() : java.util.Optional.of(factory.metrics());
+    }
+
+    @Override
+    public synchronized void close() {
+      if (factory != null) {
+        factory.close();
+        if (given == null) {
+          store.close();
+        }
+        deleteQuietly(local); // a cache of this process only (contract C5)
+      }
+    }
+
+  }
+
+  /** Local caches left by runs that were killed: nobody uses them any more (contract C5). */
+  private static void removeCachesOfDeadProcesses(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> dirs = Files.list(root)) {
+      for (Path d : dirs.toList()) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("p(\\d+)-.*").matcher(d.getFileName().toString());
+        if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false) == false) {
+          deleteQuietly(d);
+        }
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort: whatever stays is a cache that the next run ignores
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? fallback : v;
+  }
+}

@@ -1,0 +1,165 @@
+package io.tributary.worker.task;
+
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.connect.SinkConnector;
+import io.tributary.plan.ChainLink;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.plan.TransformPlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.protocol.TaskDeployment;
+import io.tributary.protocol.TaskRestore;
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.StateSnapshot;
+import io.tributary.worker.operator.Operator;
+import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.timer.TimerSnapshotSource;
+import io.tributary.worker.window.WindowOperator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the chain of operators of one task: an operator per plan operator of its stage, linked in
+ * the stage's order; a keyed operator gets a state backend and a timer service for the task's key
+ * groups, restored from the deployment's handles (keyed state lazily by the backend, timers by
+ * ranges, watermarks the lowest of the earlier subtasks'); a sink gets a writer of this attempt.
+ */
+final class ChainBuilder {
+  /** One task's chain: its operators by id in stage order, its outgoing exchanges, what it closes. */
+  record Chain(Map<String, ChainNode> byId, List<ExchangeOutput> exchanges, List<AutoCloseable> resources) {
+    ChainNode node(String operatorId) {
+      return byId.get(operatorId);
+    }
+
+    List<ChainNode> nodes() {
+      return new ArrayList<>(byId.values());
+    }
+
+    /** Releases what the chain opened, when its task will never run. */
+    void close() {
+      closeQuietly(resources);
+    }
+  }
+
+  private final ExecutionPlan plan;
+  private final TaskGraph.Environment env;
+
+  ChainBuilder(ExecutionPlan plan, TaskGraph.Environment env) {
+    this.plan = plan;
+    this.env = env;
+  }
+
+  Chain build(StagePlan stage, TaskDeployment task) {
+    Map<String, ChainNode> byId = new LinkedHashMap<>();
+    List<AutoCloseable> closeables = new ArrayList<>();
+    Chain chain = new Chain(byId, new ArrayList<>(), closeables);
+    try {
+      for (OperatorPlan op : stage.operators()) {
+        byId.put(op.id(), createNode(stage, task, op, closeables));
+      }
+    } catch (RuntimeException e) {
+      closeQuietly(closeables);
+      throw e;
+    }
+    for (ChainLink link : stage.links()) {
+      ChainNode from = byId.get(link.from());
+      ChainNode to = byId.get(link.to());
+      if (link.port() == null) {
+        from.children.add(to);
+      } else {
+        from.sideChildren.computeIfAbsent(link.port(), k -> new ArrayList<>()).add(to);
+      }
+    }
+    return chain;
+  }
+
+  private ChainNode createNode(StagePlan stage, TaskDeployment task, OperatorPlan op, List<AutoCloseable> closeables) {
+    int subtask = task.subtask();
+    TaskRestore restore = task.restore();
+    KeyedStateBackend state = null;
+    Operator operator;
+    if (op instanceof SourcePlan) {
+      operator = new SourceOperator();
+    } else if (op instanceof TransformPlan t) {
+      operator = new TransformOperator(t);
+    } else if (op instanceof WindowAggregatePlan w) {
+      operator = new WindowOperator(w);
+      state = keyedState(op, task.keyGroups(), restore);
+      closeables.add(state);
+    } else if (op instanceof SinkPlan s) {
+      SinkConnector sink = env.sinks().get(s.id());
+      if (sink == null) {
+        throw new IllegalArgumentException("the attempt has no connector for sink '" + s.id() + "'");
+      }
+      operator = env.checkpointing() == null
+          ? new SinkOperator(sink.open(subtask, stage.parallelism()), false)
+          : new SinkOperator(sink.open(subtask, stage.parallelism(), env.checkpointing().attempt()), true);
+    } else {
+      throw new IllegalArgumentException("unknown operator kind " + op);
+    }
+    ChainNode node = new ChainNode(op, operator, subtask);
+    if (state != null) {
+      node.timers = new HeapTimerService(state);
+    }
+    if (restore != null) {
+      restoreNode(node, restore.operator(op.id()), task.keyGroups());
+    }
+    node.context = new TaskOperatorContext(plan.jobName(), op.id(), subtask, stage.parallelism(),
+        plan.maxParallelism(), state, node.timers, node.metrics);
+    return node;
+  }
+
+  private KeyedStateBackend keyedState(OperatorPlan op, KeyGroupRange range, TaskRestore restore) {
+    StateBackendFactory factory = env.stateBackends().get(plan.stateBackend());
+    if (factory == null) {
+      throw new IllegalArgumentException("unknown state backend '" + plan.stateBackend() + "'; available: "
+          + env.stateBackends().keySet());
+    }
+    List<StateSnapshot> snapshots = new ArrayList<>();
+    if (restore != null) {
+      for (OperatorState s : restore.operator(op.id())) {
+        if (s.keyed() != null) {
+          snapshots.add(s.keyed());
+        }
+      }
+    }
+    return snapshots.isEmpty()
+        ? factory.create(plan.jobName(), op.id(), range, plan.maxParallelism())
+        : factory.restore(plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
+  }
+
+  /** Restores a node's watermark and timers (its keyed state was restored when it was created). */
+  private void restoreNode(ChainNode node, List<OperatorState> states, KeyGroupRange range) {
+    if (states.isEmpty()) {
+      return;
+    }
+    long watermark = Long.MAX_VALUE;
+    for (OperatorState s : states) {
+      watermark = Math.min(watermark, s.watermark());
+      if (s.timers() != null && node.timers != null) {
+        // reads the header and index only: each section when its timers are needed
+        node.timers.restore(TimerSnapshotSource.of(env.checkpointing().store(), s.timers()),
+            WindowOperator.namespaceCodec(), range, plan.maxParallelism());
+      }
+    }
+    node.watermark = watermark;
+    node.pendingWatermark = watermark;
+  }
+
+  private static void closeQuietly(List<AutoCloseable> closeables) {
+    for (AutoCloseable c : closeables) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // the build failed: the first error is what matters
+      }
+    }
+  }
+}

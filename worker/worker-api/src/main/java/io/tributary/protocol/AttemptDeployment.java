@@ -1,0 +1,51 @@
+package io.tributary.protocol;
+
+import io.tributary.plan.ExecutionPlan;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything workers need to run one attempt of a job: the plan, how tasks take part in checkpoints,
+ * the sinks' recoveries, and every task with the worker that runs it. Each worker runs the tasks
+ * placed on it and learns from the others where its exchanges lead.
+ *
+ * @param attempt the job and attempt
+ * @param plan the job's execution plan
+ * @param checkpoints how tasks take part in checkpoints, or null when the attempt takes none (sinks
+ *     then commit when their input ends)
+ * @param sinkRecoveries one per sink when the attempt checkpoints, run before any task starts
+ * @param tasks every subtask of every stage
+ */
+public record AttemptDeployment(AttemptId attempt, ExecutionPlan plan, CheckpointSettings checkpoints,
+    List<SinkRecovery> sinkRecoveries, List<TaskDeployment> tasks) {
+  public AttemptDeployment {
+    Objects.requireNonNull(attempt, "attempt");
+    Objects.requireNonNull(plan, "plan");
+    sinkRecoveries = List.copyOf(sinkRecoveries);
+    tasks = List.copyOf(tasks);
+  }
+
+  /**
+   * How tasks take part in checkpoints.
+   *
+   * @param aligned whether tasks with several inputs align barriers (exactly-once state); without
+   *     alignment no input is held, and records after a barrier may reach state before the snapshot
+   *     (at-least-once)
+   */
+  public record CheckpointSettings(boolean aligned) {}
+
+  /** The deployment of subtask {@code subtask} of stage {@code stageId}. */
+  public TaskDeployment task(int stageId, int subtask) {
+    for (TaskDeployment t : tasks) {
+      if (t.stageId() == stageId && t.subtask() == subtask) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException("attempt " + attempt + " has no task " + TaskDeployment.taskId(stageId, subtask));
+  }
+
+  /** The tasks placed on {@code worker}. */
+  public List<TaskDeployment> tasksOn(String worker) {
+    return tasks.stream().filter(t -> t.worker().equals(worker)).toList();
+  }
+}
