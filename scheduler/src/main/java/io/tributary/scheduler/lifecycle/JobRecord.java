@@ -31,7 +31,7 @@ public record JobRecord(String project, String name, String spec, String fingerp
   }
 
   /** A record for a new job: to run, without state, at the spec's parallelism. */
-  static JobRecord create(String project, String name, String spec, String fingerprint, Instant now) {
+  public static JobRecord create(String project, String name, String spec, String fingerprint, Instant now) {
     return new JobRecord(project, name, spec, fingerprint, DesiredState.RUNNING, RestorePolicy.NONE, null, 1, now,
         now, 0);
   }
@@ -41,17 +41,17 @@ public record JobRecord(String project, String name, String spec, String fingerp
     return JobNames.internal(project, name);
   }
 
-  JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism, Instant now) {
+  public JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism, Instant now) {
     return new JobRecord(project, name, newSpec, newFingerprint, desired, restore, newParallelism, generation + 1,
         createdAt, now, version);
   }
 
-  JobRecord withDesired(DesiredState newDesired, RestorePolicy newRestore, Instant now) {
+  public JobRecord withDesired(DesiredState newDesired, RestorePolicy newRestore, Instant now) {
     return new JobRecord(project, name, spec, fingerprint, newDesired, newRestore, parallelism, generation, createdAt,
         now, version);
   }
 
-  JobRecord withParallelism(Integer newParallelism, Instant now) {
+  public JobRecord withParallelism(Integer newParallelism, Instant now) {
     return new JobRecord(project, name, spec, fingerprint, desired, restore, newParallelism, generation, createdAt,
         now, version);
   }

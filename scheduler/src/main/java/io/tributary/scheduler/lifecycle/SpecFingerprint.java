@@ -17,12 +17,12 @@ import java.util.HexFormat;
  * Reordering the entries of a map (sources, select, aggregate) changes it, since that order can
  * change the job's output.
  */
-final class SpecFingerprint {
+public final class SpecFingerprint {
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
 
   private SpecFingerprint() {}
 
-  static String of(JobSpec spec) {
+  public static String of(JobSpec spec) {
     try {
       byte[] canonical = JSON.writeValueAsString(spec).getBytes(StandardCharsets.UTF_8);
       return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
