@@ -1,6 +1,6 @@
 package io.tributary.worker.window;
 
-import static io.tributary.worker.testkit.Rows.maps;
+import static io.tributary.testkit.Rows.maps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.plan.AggregatePlan;
@@ -9,7 +9,7 @@ import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
-import io.tributary.worker.testkit.OperatorHarness;
+import io.tributary.testkit.OperatorHarness;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

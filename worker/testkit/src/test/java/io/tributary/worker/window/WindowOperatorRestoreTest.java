@@ -1,7 +1,7 @@
 package io.tributary.worker.window;
 
 import io.tributary.state.store.InMemoryObjectStore;
-import static io.tributary.worker.testkit.Rows.maps;
+import static io.tributary.testkit.Rows.maps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.plan.AggregatePlan;
@@ -12,14 +12,16 @@ import io.tributary.state.KeyGroups;
 import io.tributary.stream.KeySelector;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
-import io.tributary.worker.testkit.OperatorHarness;
-import io.tributary.worker.testkit.OperatorHarness.OperatorSnapshot;
-import io.tributary.worker.testkit.Rows;
+import io.tributary.testkit.OperatorHarness;
+import io.tributary.testkit.OperatorHarness.OperatorSnapshot;
+import io.tributary.testkit.Rows;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Snapshot and restore are invisible: a window operator restored into a fresh instance after every
@@ -123,6 +125,20 @@ class WindowOperatorRestoreTest {
   }
 
   @Test
+  void onForstStateRandomScriptsGiveWhatTheyGiveOnTheHeapThroughARestoreAfterEveryStep(@TempDir Path dir) {
+    long seed = System.nanoTime();
+    System.out.println("WindowOperatorRestoreTest forst seed " + seed);
+    Random random = new Random(seed);
+    for (int round = 0; round < 5; round++) {
+      WindowAggregatePlan plan = randomPlan(random);
+      List<Step> steps = randomScript(random);
+      String why = "seed " + seed + ", round " + round + ", " + plan.window() + ", lateness "
+          + plan.allowedLatenessMillis();
+      assertSameRun(run(plan, steps, true, dir.resolve("round-" + round)), run(plan, steps, false), why);
+    }
+  }
+
+  @Test
   void rescalingAtRandomPointsChangesNothing() {
     long seed = System.nanoTime();
     System.out.println("WindowOperatorRestoreTest rescale seed " + seed);
@@ -156,7 +172,18 @@ class WindowOperatorRestoreTest {
 
   /** One harness; with {@code restore}, a snapshot and a fresh instance after every step. */
   private static Run run(WindowAggregatePlan plan, List<Step> steps, boolean restore) {
-    OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1).open();
+    return run(plan, steps, restore, null);
+  }
+
+  /** The same with forst state, its local files under {@code forstDir} (null: heap state). */
+  private static Run run(WindowAggregatePlan plan, List<Step> steps, boolean restore, Path forstDir) {
+    OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1);
+    if (forstDir != null) {
+      h.forstState(forstDir);
+    }
+    h.open();
+    assertThat(h.stateBackend().getClass().getSimpleName()).as("the harness's state backend")
+        .isEqualTo(forstDir == null ? "HeapKeyedStateBackend" : "CachingKeyedStateBackend");
     Run run = new Run();
     for (Step step : steps) {
       int main = h.output().size();

@@ -1,4 +1,4 @@
-package io.tributary.worker.testkit;
+package io.tributary.testkit;
 
 import io.tributary.state.store.InMemoryObjectStore;
 import io.tributary.state.KeyGroupRange;
@@ -6,6 +6,9 @@ import io.tributary.state.KeyGroups;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.state.StateSnapshot;
+import io.tributary.state.StateBackendFactory;
+import io.tributary.state.forst.rocks.ForstConfig;
+import io.tributary.state.forst.rocks.ForstStateBackendFactory;
 import io.tributary.state.heap.HeapStateBackendFactory;
 import io.tributary.state.store.ObjectStore;
 import io.tributary.stream.Record;
@@ -18,6 +21,7 @@ import io.tributary.worker.operator.TimerService;
 import io.tributary.worker.timer.HeapTimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,9 +31,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * Drives one {@link Operator} without a cluster, the way the runtime task does: a real heap
- * state backend for the key groups of subtask {@code i} of {@code p}, a real
- * {@link HeapTimerService}, timers fired one at a time before the watermark is handed on.
+ * Drives one {@link Operator} without a cluster, the way the runtime task does: a real keyed
+ * state backend (heap, or forst with {@link #forstState}) for the key groups of subtask {@code i}
+ * of {@code p}, a real {@link HeapTimerService}, timers fired one at a time before the watermark is
+ * handed on.
  *
  * <p>Invariant checks are always on and fail the test with an {@link AssertionError}: watermarks
  * never go back, barrier ids only grow, nothing comes after the end of input, nothing is emitted
@@ -37,7 +42,7 @@ import java.util.function.Supplier;
  *
  * <p>The harness is built from a factory rather than an instance, so that
  * {@link #snapshotAndRestore()} can snapshot the state backend and the timers at a barrier, throw
- * the operator away and restore into a fresh instance from the factory (STYLE.md rule 4). The
+ * the operator away and restore into a fresh instance from the factory. The
  * snapshot's upload is only awaited after the old instance and its state are closed, so a
  * snapshot that still read live state would fail. {@link #snapshot()} and {@link #restore(List)}
  * move state between harnesses, to test rescaling. Timers need the operator's namespace codec
@@ -63,13 +68,18 @@ public final class OperatorHarness implements AutoCloseable {
   private int subtaskIndex = 0;
   private ObjectStore objectStore;
   private StateCodec<?> timerNamespaceCodec;
-  private HeapStateBackendFactory stateFactory;
+  private StateBackendFactory stateFactory;
+  /** Where a forst backend keeps its local files, when the harness runs on forst; else null. */
+  private Path forstLocalDir;
   private Operator operator;
   private KeyedStateBackend backend;
   private HeapTimerService timers;
   private long watermark = Long.MIN_VALUE;
   private long lastBarrier = Long.MIN_VALUE;
   private boolean ended;
+
+  /** The local file cache budget of a forst harness. */
+  private static final long FORST_CACHE_BYTES = 256L << 20;
 
   private OperatorHarness(Supplier<? extends Operator> factory) {
     this.factory = factory;
@@ -102,6 +112,18 @@ public final class OperatorHarness implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Keeps the operator's keyed state in the {@code forst} backend (RocksDB, files in the harness's
+   * object store) instead of on the heap: the same operator tests then check that the operator works
+   * on either backend, snapshots and restores included. RocksDB's working files go under
+   * {@code localDir}, a cache: one directory per harness.
+   */
+  public OperatorHarness forstState(Path localDir) {
+    checkNotOpen();
+    this.forstLocalDir = localDir;
+    return this;
+  }
+
   /** The codec of the namespaces the operator registers timers with; needed to snapshot timers. */
   public OperatorHarness timerNamespaceCodec(StateCodec<?> codec) {
     checkNotOpen();
@@ -125,7 +147,9 @@ public final class OperatorHarness implements AutoCloseable {
       objectStore = new InMemoryObjectStore();
     }
     if (stateFactory == null) {
-      stateFactory = new HeapStateBackendFactory(objectStore);
+      stateFactory = forstLocalDir == null ? new HeapStateBackendFactory(objectStore)
+          : ForstStateBackendFactory.fromConfig(new ForstConfig(objectStore, forstLocalDir, FORST_CACHE_BYTES,
+              16L << 20, 8L << 20));
     }
     KeyGroupRange range = KeyGroups.rangeFor(maxParallelism, parallelism, subtaskIndex);
     backend = stateFactory.restore(jobName, operatorId, range, maxParallelism,
@@ -286,8 +310,12 @@ public final class OperatorHarness implements AutoCloseable {
       backend.close();
       operator = null;
     }
-    if (stateFactory != null) {
-      stateFactory.close();
+    if (stateFactory instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing the harness's state backend failed", e);
+      }
     }
   }
 

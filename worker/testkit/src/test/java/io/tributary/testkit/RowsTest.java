@@ -1,4 +1,4 @@
-package io.tributary.worker.testkit;
+package io.tributary.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

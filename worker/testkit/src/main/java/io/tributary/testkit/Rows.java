@@ -1,4 +1,4 @@
-package io.tributary.worker.testkit;
+package io.tributary.testkit;
 
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
