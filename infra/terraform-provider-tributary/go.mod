@@ -1,6 +1,6 @@
 module tributary.io/terraform-provider-tributary
 
-go 1.26.8
+go 1.25.8
 
 require (
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
