@@ -12,7 +12,7 @@ if [ -n "${TRIBUTARY_TOFU:-}" ]; then
   echo "$TRIBUTARY_TOFU"
   exit 0
 fi
-CACHE="${TRIBUTARY_CACHE_DIR:-$HOME/.cache/tributary}/tofu-$VERSION"
+CACHE="${TRIBUTARY_CACHE_DIR:-${HOME:-/root}/.cache/tributary}/tofu-$VERSION"
 if [ -x "$CACHE/tofu" ]; then
   echo "$CACHE/tofu"
   exit 0

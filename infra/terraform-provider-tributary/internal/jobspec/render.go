@@ -26,7 +26,9 @@ func Render(serverSpec string, like string) (string, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(toYAML(tree)); err != nil {
+	root := toYAML(tree)
+	root.Style = 0 // the document itself in block style
+	if err := enc.Encode(root); err != nil {
 		return "", err
 	}
 	if err := enc.Close(); err != nil {
@@ -100,14 +102,30 @@ func toYAML(v any) *yaml.Node {
 		for _, e := range x {
 			n.Content = append(n.Content, toYAML(e))
 		}
-		return n
+		return flowIfSmall(n)
 	case *Object:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		for _, k := range x.Keys() {
 			e, _ := x.Get(k)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, toYAML(e))
 		}
-		return n
+		return flowIfSmall(n)
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+}
+
+// flowIfSmall writes a list or map of a few scalars on one line ({type: tumbling, size: 5s}), as
+// specs are usually written, so that a plan's diff of a spec stays close to the user's text.
+func flowIfSmall(n *yaml.Node) *yaml.Node {
+	size := 0
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || strings.ContainsAny(c.Value, "\n") {
+			return n
+		}
+		size += len(c.Value) + 2
+	}
+	if len(n.Content) > 0 && size <= 60 {
+		n.Style = yaml.FlowStyle
+	}
+	return n
 }
