@@ -1,0 +1,2 @@
+# a project is imported by its name
+terraform import tributary_project.analytics analytics

@@ -1,0 +1,281 @@
+package jobspec
+
+import "strconv"
+
+// canonical builds what the server fingerprints: the job spec its parser makes of a document,
+// written field by field in the order of the server's spec records (JobSpec, SourceSpec, ...),
+// with its defaults filled in and durations in milliseconds. Maps (sources, sinks, select,
+// aggregate, Kafka properties) keep document order, as the server does; the fields of every other
+// object are written in record order, so their order in the document does not matter. Connector
+// properties are kept as written (a datagen interval of 10s differs from 10000ms), in the order of
+// the server's connector rules.
+func canonical(root any) (*Object, error) {
+	failed := &problem{}
+	r := objectReader(root, "", failed)
+	if r == nil {
+		return nil, failed.err
+	}
+	out := NewObject()
+	out.Set("name", r.requiredString("name"))
+	out.Set("parallelism", parallelism(r))
+	out.Set("maxParallelism", r.integer("maxParallelism"))
+	out.Set("checkpoints", checkpoints(r.object("checkpoints")))
+	out.Set("state", state(r.object("state")))
+	out.Set("sources", keyed(r, "sources", source))
+	out.Set("operators", operators(r))
+	out.Set("sinks", keyed(r, "sinks", sink))
+	r.rejectUnknown()
+	if failed.err != nil {
+		return nil, failed.err
+	}
+	return out, nil
+}
+
+func parallelismOf(initial, min, max int64) *Object {
+	o := NewObject()
+	o.Set("initial", initial)
+	o.Set("min", min)
+	o.Set("max", max)
+	return o
+}
+
+func parallelism(r *reader) any {
+	v := r.field("parallelism")
+	if v == nil {
+		return parallelismOf(1, 1, 1)
+	}
+	if _, isObject := v.(*Object); !isObject && isNumber(v) {
+		p, ok := r.integer("parallelism").(int64)
+		if !ok {
+			p = 1
+		}
+		return parallelismOf(p, p, p)
+	}
+	o := objectReader(v, r.ptr("parallelism"), r.failed)
+	if o == nil {
+		return parallelismOf(1, 1, 1)
+	}
+	initial, hasInitial := o.integer("initial").(int64)
+	min, hasMin := o.integer("min").(int64)
+	max, hasMax := o.integer("max").(int64)
+	o.rejectUnknown()
+	i := int64(1)
+	if hasInitial {
+		i = initial
+	} else if hasMin {
+		i = min
+	}
+	if !hasMin {
+		min = i
+	}
+	if !hasMax {
+		max = i
+	}
+	return parallelismOf(i, min, max)
+}
+
+func checkpoints(o *reader) any {
+	if o == nil {
+		return nil
+	}
+	if !o.has("interval") {
+		o.fail("interval", "is required")
+	}
+	interval := o.duration("interval", true, nil)
+	mode := o.enum("mode", []string{"exactly-once", "at-least-once"}, "exactly-once")
+	retain := o.integer("retain")
+	if n, ok := retain.(int64); ok && (n < 1 || n > 100) {
+		o.fail("retain", "must be between 1 and 100")
+	}
+	o.rejectUnknown()
+	out := NewObject()
+	out.Set("intervalMillis", orDefault(interval, int64(0)))
+	out.Set("mode", mode)
+	out.Set("retain", orDefault(retain, int64(3)))
+	return out
+}
+
+func state(o *reader) any {
+	out := NewObject()
+	if o == nil {
+		out.Set("backend", "forst")
+		return out
+	}
+	out.Set("backend", o.enum("backend", []string{"heap", "forst"}, "forst"))
+	o.rejectUnknown()
+	return out
+}
+
+// keyed reads sources or sinks: an object of id to entry, in document order.
+func keyed(r *reader, field string, entry func(id string, e *reader) *Object) any {
+	out := NewObject()
+	if !r.has(field) {
+		r.fail(field, "is required: declare at least one")
+		return out
+	}
+	all := r.object(field)
+	if all == nil {
+		return out
+	}
+	for _, id := range all.obj.Keys() {
+		e := objectReader(all.field(id), all.ptr(id), r.failed)
+		if e != nil {
+			out.Set(id, entry(id, e))
+		}
+	}
+	return out
+}
+
+func source(id string, r *reader) *Object {
+	typ := connectorType(r, sourceRules)
+	format := r.enum("format", []string{"json"}, "json")
+	eventTime := eventTimeOf(r.object("eventTime"))
+	maxRate := r.positiveNumber("maxRecordsPerSecond")
+	deadLetters := r.str("deadLetterOutput", nil)
+	props := properties(r, typ, sourceRules)
+	out := NewObject()
+	out.Set("id", id)
+	out.Set("type", typ)
+	out.Set("format", format)
+	out.Set("eventTime", eventTime)
+	out.Set("maxRecordsPerSecond", maxRate)
+	out.Set("deadLetterOutput", deadLetters)
+	out.Set("properties", props)
+	return out
+}
+
+func eventTimeOf(o *reader) any {
+	if o == nil {
+		return nil
+	}
+	field := o.requiredString("field")
+	outOfOrderness := o.duration("maxOutOfOrderness", false, int64(0))
+	idle := o.duration("idleTimeout", true, int64(0))
+	o.rejectUnknown()
+	out := NewObject()
+	out.Set("field", field)
+	out.Set("maxOutOfOrdernessMillis", orDefault(outOfOrderness, int64(0)))
+	out.Set("idleTimeoutMillis", orDefault(idle, int64(0)))
+	return out
+}
+
+func sink(id string, r *reader) *Object {
+	input := r.requiredString("input")
+	typ := connectorType(r, sinkRules)
+	format := r.enum("format", []string{"json"}, "json")
+	props := properties(r, typ, sinkRules)
+	out := NewObject()
+	out.Set("id", id)
+	out.Set("input", input)
+	out.Set("type", typ)
+	out.Set("format", format)
+	out.Set("properties", props)
+	return out
+}
+
+func operators(r *reader) any {
+	out := []any{}
+	v := r.field("operators")
+	if v == nil {
+		return out
+	}
+	list, ok := v.([]any)
+	if !ok {
+		r.fail("operators", "must be a list of operators")
+		return out
+	}
+	for i, e := range list {
+		op := objectReader(e, childPointer(r.ptr("operators"), strconv.Itoa(i)), r.failed)
+		if op != nil {
+			out = append(out, operator(op))
+		}
+	}
+	return out
+}
+
+func operator(r *reader) *Object {
+	id := r.requiredString("id")
+	input := r.requiredString("input")
+	filter := r.str("filter", nil)
+	sel := r.stringMap("select", false)
+	keyBy := r.stringList("keyBy")
+	window := windowOf(r.object("window"))
+	aggregate := r.stringMap("aggregate", false)
+	r.rejectUnknown()
+	keys, _ := keyBy.([]any)
+	out := NewObject()
+	out.Set("id", id)
+	out.Set("input", input)
+	out.Set("filter", filter)
+	out.Set("select", sel)
+	out.Set("keyBy", keyBy)
+	out.Set("window", window)
+	out.Set("aggregate", aggregate)
+	// OperatorSpec.isGlobalWindow(), which Jackson writes as a property too
+	out.Set("globalWindow", window != nil && len(keys) == 0)
+	return out
+}
+
+var windowTypes = []string{"tumbling", "sliding", "session"}
+
+func windowOf(o *reader) any {
+	if o == nil {
+		return nil
+	}
+	var typ any
+	if o.has("type") {
+		typ = o.enum("type", windowTypes, nil)
+	} else {
+		o.fail("type", "is required")
+	}
+	size := windowDuration(o, typ, "size", "tumbling", "sliding")
+	slide := windowDuration(o, typ, "slide", "sliding")
+	gap := windowDuration(o, typ, "gap", "session")
+	lateness := o.duration("allowedLateness", false, int64(0))
+	lateOutput := o.str("lateOutput", nil)
+	o.rejectUnknown()
+	if slide > size && size > 0 {
+		o.fail("slide", "must not be longer than size")
+	}
+	out := NewObject()
+	out.Set("type", typ)
+	out.Set("sizeMillis", size)
+	out.Set("slideMillis", slide)
+	out.Set("gapMillis", gap)
+	out.Set("allowedLatenessMillis", orDefault(lateness, int64(0)))
+	out.Set("lateOutput", lateOutput)
+	return out
+}
+
+// windowDuration is a positive duration that windows of types require and others refuse; 0 if
+// absent or wrong.
+func windowDuration(o *reader, typ any, field string, types ...string) int64 {
+	applies := typ == nil
+	for _, t := range types {
+		applies = applies || typ == t
+	}
+	if !applies {
+		if o.has(field) {
+			o.fail(field, "does not apply to a %v window", typ)
+		}
+		return 0
+	}
+	if typ != nil && !o.has(field) {
+		o.fail(field, "is required for a %v window", typ)
+		return 0
+	}
+	millis, _ := o.duration(field, true, int64(0)).(int64)
+	return millis
+}
+
+func orDefault(v, def any) any {
+	if v == nil {
+		return def
+	}
+	return v
+}
+
+func isNumber(v any) bool {
+	_, ok := doubleValue(v)
+	return ok
+}
