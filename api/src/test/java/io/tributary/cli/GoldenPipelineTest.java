@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Golden end-to-end pipelines (STYLE.md 6): each job under {@code pipelines/} runs in-process at
+ * Golden end-to-end pipelines (see {@code docs/design.md}, "Tests and benchmarks"): each job under {@code pipelines/} runs in-process at
  * several parallelisms and its committed output must equal the golden files exactly — the same
  * file gives the same results, late records and dead letters at any parallelism.
  *

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The build fails if a test class would silently never run: surefire runs {@code *Test} and
- * failsafe {@code *IT}, so every class with test methods must be named so (STYLE.md 12).
+ * failsafe {@code *IT}, so every class with test methods must be named so.
  */
 class TestNamingTest {
   private static final Pattern TEST_METHOD = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest|TestFactory)\\b");

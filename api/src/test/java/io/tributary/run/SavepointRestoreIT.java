@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Savepoints (contracts C7, C9, DESIGN §6): a job stopped right after a savepoint and restored from
+ * Savepoints (contracts C7, C9): a job stopped right after a savepoint and restored from
  * its path commits exactly the output of a run without interruption, also at another parallelism;
  * a restore that would move keyed state between different numbers of key groups is refused. A
  * savepoint directory is self-contained: copied elsewhere (and the original deleted) it restores

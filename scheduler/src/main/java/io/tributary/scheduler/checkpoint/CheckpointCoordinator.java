@@ -18,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Triggers a run's checkpoints and completes them (DESIGN §6, contract C9).
+ * Triggers a run's checkpoints and completes them (contract C9).
  *
  * <p>Checkpoint n is triggered at the interval when none is in flight: source tasks inject barrier
  * n, every task acknowledges its state once its uploads are durable. A task that has finished

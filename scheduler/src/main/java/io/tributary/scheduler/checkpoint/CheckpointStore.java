@@ -32,7 +32,7 @@ import java.util.Optional;
  *       {@link Summary} (entries of older versions have none).
  * </ul>
  *
- * <p>A savepoint is self-contained (DESIGN §6): its directory {@code <job>/savepoints/sp-<n>/}
+ * <p>A savepoint is self-contained: its directory {@code <job>/savepoints/sp-<n>/}
  * holds copies of every object it references, and its metadata object names them relative to the
  * directory ({@code ./state/...}, {@code ./timers/...}), so the directory restores wherever it is
  * copied. {@link #load} resolves such names against the directory the metadata was read from.

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Makes a savepoint self-contained (DESIGN §6): copies every object the state its tasks wrote
+ * Makes a savepoint self-contained: copies every object the state its tasks wrote
  * references into the savepoint's directory {@code <job>/savepoints/sp-<n>/}:
  *
  * <pre>

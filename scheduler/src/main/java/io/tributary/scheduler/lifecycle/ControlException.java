@@ -3,7 +3,7 @@ package io.tributary.scheduler.lifecycle;
 import io.tributary.protocol.Failure;
 
 /**
- * A request to the control plane could not be carried out (STYLE 9: who is at fault, and whether
+ * A request to the control plane could not be carried out (who is at fault, and whether
  * retrying helps). The REST layer maps each subclass to one status in one place:
  *
  * <ul>

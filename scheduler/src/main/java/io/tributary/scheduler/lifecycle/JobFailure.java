@@ -3,7 +3,7 @@ package io.tributary.scheduler.lifecycle;
 import io.tributary.protocol.Failure;
 
 /**
- * Why a job FAILED (STYLE 9).
+ * Why a job FAILED: whose fault it is and whether a restart may help.
  *
  * @param domain who is at fault: USER (the spec, an expression, a savepoint that does not fit the
  *     job), EXTERNAL (storage, Kafka) or INTERNAL

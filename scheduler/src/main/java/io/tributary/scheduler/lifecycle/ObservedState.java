@@ -5,7 +5,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * What a job is doing, as the control plane observes it (DESIGN §7). Every change goes through
+ * What a job is doing, as the control plane observes it. Every change goes through
  * {@link #checkMoveTo}, which refuses a move the table below does not declare.
  *
  * <pre>

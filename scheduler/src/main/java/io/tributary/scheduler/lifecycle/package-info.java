@@ -1,5 +1,5 @@
 /**
- * The control plane's job lifecycle (DESIGN §7, §8), without HTTP: what the REST API and the CLI
+ * The control plane's job lifecycle, without HTTP: what the REST API and the CLI
  * call. {@link io.tributary.scheduler.lifecycle.JobManager} is the entry point: it applies specs, runs the
  * actions on jobs (stop, resume, rescale, restart, savepoint, delete), and answers reads with
  * records ({@link io.tributary.scheduler.lifecycle.JobView}, {@link io.tributary.scheduler.lifecycle.JobEvent}, {@link

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The control plane's durable key-value store (DESIGN §7): projects, jobs, checkpoint pointers,
+ * The control plane's durable key-value store: projects, jobs, checkpoint pointers,
  * leases. Implementations: {@code EmbeddedMetadataStore} (one process, local disk) and {@code
  * DynamoMetadataStore}.
  *

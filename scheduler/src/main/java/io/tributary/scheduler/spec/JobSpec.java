@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A streaming job as the user declares it (DESIGN §3), read by {@link SpecParser} and checked by
+ * A streaming job as the user declares it, read by {@link SpecParser} and checked by
  * {@link SpecValidator}. Maps keep document order. A spec read from a document with errors may
  * have null parts; one that passed validation has a name, sources and sinks.
  *

@@ -33,7 +33,7 @@ public interface StateBackendFactory {
   }
 
   /**
-   * Copies {@code snapshot} into {@code directory} (a savepoint's, DESIGN §6): every object it
+   * Copies {@code snapshot} into {@code directory} (a savepoint's): every object it
    * references, so that the copy depends on nothing outside the directory. Objects inside the
    * directory reference each other by relative names, so the directory can be copied or moved as a
    * whole and restored from wherever it lies, under the same backend.

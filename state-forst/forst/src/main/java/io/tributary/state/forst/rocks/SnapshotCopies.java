@@ -16,7 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Self-contained copies of forst snapshots (savepoints, DESIGN §6) and their way back.
+ * Self-contained copies of forst snapshots (savepoints) and their way back.
  *
  * <p><b>Copy out.</b> {@link #copyTo} copies every object a snapshot references into a directory:
  *

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * A write-back cache of deserialized state in front of another keyed state backend (STYLE 11, like
+ * A write-back cache of deserialized state in front of another keyed state backend (a decorator, like
  * Kafka Streams' caching stores): a decorator that behaves exactly like the backend it wraps,
  * only faster when keys are used again.
  *

@@ -7,7 +7,7 @@ import java.nio.file.Paths;
 import java.util.function.UnaryOperator;
 
 /**
- * Opens an {@link ObjectStore} from a URL (STYLE 6: storage chosen by URL).
+ * Opens an {@link ObjectStore} from a URL (storage is chosen by URL).
  *
  * <ul>
  *   <li>{@code s3://bucket/prefix}: an {@link S3ObjectStore}. The endpoint comes from system
