@@ -54,8 +54,9 @@ class TaskMetricsTest {
       assertThat(sinkBlocked.await(30, TimeUnit.SECONDS)).isTrue();
       StreamTask source = job.tasks().get(0);
       StreamTask sink = job.tasks().get(1);
-      await("the source accrues backpressured time",
-          () -> source.times().read(System.nanoTime()).backpressuredNanos() > WAITED);
+      await("the source accrues backpressured time and the stuck sink busy time",
+          () -> source.times().read(System.nanoTime()).backpressuredNanos() > WAITED
+              && sink.times().read(System.nanoTime()).busyNanos() > WAITED);
 
       TaskTimes.Sample src = source.times().read(System.nanoTime());
       TaskTimes.Sample snk = sink.times().read(System.nanoTime());
