@@ -2,6 +2,7 @@ package io.tributary.protocol;
 
 import io.tributary.plan.ExecutionPlan;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -15,14 +16,45 @@ import java.util.Objects;
  *     then commit when their input ends)
  * @param sinkRecoveries one per sink when the attempt checkpoints, run before any task starts
  * @param tasks every subtask of every stage
+ * @param network how the workers reach each other, or null when every task runs on one worker
  */
 public record AttemptDeployment(AttemptId attempt, ExecutionPlan plan, CheckpointSettings checkpoints,
-    List<SinkRecovery> sinkRecoveries, List<TaskDeployment> tasks) {
+    List<SinkRecovery> sinkRecoveries, List<TaskDeployment> tasks, Network network) {
   public AttemptDeployment {
     Objects.requireNonNull(attempt, "attempt");
     Objects.requireNonNull(plan, "plan");
     sinkRecoveries = List.copyOf(sinkRecoveries);
     tasks = List.copyOf(tasks);
+  }
+
+  /** A deployment whose tasks all run on one worker: no network. */
+  public AttemptDeployment(AttemptId attempt, ExecutionPlan plan, CheckpointSettings checkpoints,
+      List<SinkRecovery> sinkRecoveries, List<TaskDeployment> tasks) {
+    this(attempt, plan, checkpoints, sinkRecoveries, tasks, null);
+  }
+
+  /**
+   * How the attempt's workers reach each other's data ports.
+   *
+   * @param dataToken the attempt's data-plane credential: a receiving worker accepts a connection
+   *     only with it
+   * @param dataAddresses worker id to {@code host:port} of its data port
+   */
+  public record Network(String dataToken, Map<String, String> dataAddresses) {
+    public Network {
+      Objects.requireNonNull(dataToken, "dataToken");
+      dataAddresses = Map.copyOf(dataAddresses);
+    }
+  }
+
+  /** This deployment with {@code network}. */
+  public AttemptDeployment withNetwork(Network network) {
+    return new AttemptDeployment(attempt, plan, checkpoints, sinkRecoveries, tasks, network);
+  }
+
+  /** This deployment without its sink recoveries (for the workers that do not run them). */
+  public AttemptDeployment withoutSinkRecoveries() {
+    return new AttemptDeployment(attempt, plan, checkpoints, List.of(), tasks, network);
   }
 
   /**

@@ -8,8 +8,16 @@ public final class Buffer {
   final byte[] data;
   int length;
 
-  Buffer(int size) {
+  public Buffer(int size) {
     this.data = new byte[size];
+  }
+
+  /** Sets how many bytes of {@link #data()} hold elements (a transport filling a received buffer). */
+  public void setLength(int length) {
+    if (length < 0 || length > data.length) {
+      throw new IllegalArgumentException("length " + length + " outside [0, " + data.length + "]");
+    }
+    this.length = length;
   }
 
   public byte[] data() {

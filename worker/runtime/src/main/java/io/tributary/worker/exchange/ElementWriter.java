@@ -160,7 +160,7 @@ public final class ElementWriter {
   /** Sends queued buffers while credit lasts; true when none is left waiting. */
   public boolean drain() {
     while (!pending.isEmpty()) {
-      if (!channel.trySend(pending.peekFirst())) {
+      if (!channel.trySend(pending.peekFirst(), pending.size() - 1)) {
         return false;
       }
       pending.pollFirst();

@@ -7,8 +7,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * sender threads, read by the receiving task's thread, which is woken on arrival.
  */
 public final class InputGate {
-  /** A buffer and the index of the channel it came on. */
-  public record Arrival(int channel, Buffer buffer) {}
+  /**
+   * A buffer and the index of the channel it came on; or, with a null buffer, the news that the
+   * channel broke ({@code failure}) — which fails the receiving task unless the channel had ended.
+   */
+  public record Arrival(int channel, Buffer buffer, RuntimeException failure) {
+    public Arrival(int channel, Buffer buffer) {
+      this(channel, buffer, null);
+    }
+  }
 
   private final ConcurrentLinkedQueue<Arrival> queue = new ConcurrentLinkedQueue<>();
   private final int channels;
@@ -27,8 +34,15 @@ public final class InputGate {
     this.wakeup = wakeup;
   }
 
-  void deliver(int channel, Buffer buffer) {
+  /** A buffer of channel {@code channel} arrived. Any thread; per channel in order. */
+  public void deliver(int channel, Buffer buffer) {
     queue.add(new Arrival(channel, buffer));
+    wakeup.run();
+  }
+
+  /** Channel {@code channel} broke (its connection was lost): after what it delivered so far. */
+  public void deliverFailure(int channel, RuntimeException failure) {
+    queue.add(new Arrival(channel, null, failure));
     wakeup.run();
   }
 

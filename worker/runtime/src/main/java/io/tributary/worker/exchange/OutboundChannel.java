@@ -3,12 +3,20 @@ package io.tributary.worker.exchange;
 /**
  * The sending end of a channel between one sender subtask and one receiver subtask (contract C2).
  * The receiver grants credits, one per buffer it is ready to take; a sender without credit keeps its
- * full buffers and stops taking input. Implemented in-process now; a TCP transport implements the
- * same interface.
+ * full buffers and stops taking input. Implemented in-process ({@link InProcessChannel}) and over TCP
+ * ({@code io.tributary.worker.net}).
  */
 public interface OutboundChannel {
   /** Sends {@code buffer} if the receiver granted a credit; returns false (and keeps nothing) if not. */
   boolean trySend(Buffer buffer);
+
+  /**
+   * Like {@link #trySend(Buffer)}, telling the receiver that {@code backlog} more full buffers wait
+   * behind this one (a receiver may lend extra credit to a channel with backlog).
+   */
+  default boolean trySend(Buffer buffer, int backlog) {
+    return trySend(buffer);
+  }
 
   /** A free buffer to fill: recycled when the receiver returned one, else newly allocated. */
   Buffer freeBuffer();

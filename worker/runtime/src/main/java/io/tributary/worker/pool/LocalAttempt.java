@@ -18,6 +18,7 @@ import io.tributary.worker.task.Checkpointing;
 import io.tributary.worker.task.OutputTap;
 import io.tributary.worker.task.StreamTask;
 import io.tributary.worker.task.TaskGraph;
+import io.tributary.worker.task.Transport;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -57,10 +58,13 @@ public final class LocalAttempt implements AutoCloseable {
   /** Guarded by itself: per output sample, the next seq to report. */
   private final Map<OutputTap, Long> reported = new IdentityHashMap<>();
 
+  private final Transport transport;
+
   private LocalAttempt(AttemptDeployment deployment, String worker, InProcessWorkerPool.Options options,
-      WorkerReports reports) {
+      Transport transport, WorkerReports reports) {
     this.deployment = deployment;
     this.worker = worker;
+    this.transport = transport;
     this.reports = reports;
     this.uploads = deployment.checkpoints() == null ? null : Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "checkpoint-upload " + deployment.attempt());
@@ -73,11 +77,14 @@ public final class LocalAttempt implements AutoCloseable {
             deployment.checkpoints().aligned());
     try {
       this.tasks = TaskGraph.build(deployment, worker, new TaskGraph.Environment(options.stateBackends(),
-          options.connectors(), sinks, options.credits(), checkpointing, new Listener())).tasks();
+          options.connectors(), sinks, options.credits(), checkpointing, new Listener(), transport)).tasks();
     } catch (RuntimeException e) {
       closeSinks(sinks);
       if (uploads != null) {
         uploads.shutdown();
+      }
+      if (transport != null) {
+        transport.release(deployment.attempt());
       }
       throw e;
     }
@@ -93,7 +100,17 @@ public final class LocalAttempt implements AutoCloseable {
    */
   static LocalAttempt start(AttemptDeployment deployment, String worker, InProcessWorkerPool.Options options,
       WorkerReports reports) {
-    LocalAttempt a = new LocalAttempt(deployment, worker, options, reports);
+    return start(deployment, worker, options, null, reports);
+  }
+
+  /**
+   * Like {@link #start(AttemptDeployment, String, InProcessWorkerPool.Options, WorkerReports)}, for
+   * the tasks placed on {@code worker} only, their channels to other workers through
+   * {@code transport}.
+   */
+  public static LocalAttempt start(AttemptDeployment deployment, String worker, InProcessWorkerPool.Options options,
+      Transport transport, WorkerReports reports) {
+    LocalAttempt a = new LocalAttempt(deployment, worker, options, transport, reports);
     for (StreamTask t : a.tasks) {
       Thread th = new Thread(t, "task " + t.name());
       th.setDaemon(true);
@@ -149,7 +166,7 @@ public final class LocalAttempt implements AutoCloseable {
   }
 
   /** Source tasks inject the barrier of {@code checkpointId}; the others align on it. */
-  void trigger(long checkpointId) {
+  public void trigger(long checkpointId) {
     for (StreamTask t : tasks) {
       if (t.isSource()) {
         t.triggerCheckpoint(checkpointId);
@@ -158,7 +175,7 @@ public final class LocalAttempt implements AutoCloseable {
   }
 
   /** Commits the sinks' pre-commits of a completed checkpoint (idempotent). */
-  void commit(Map<String, List<String>> committables) {
+  public void commit(Map<String, List<String>> committables) {
     committables.forEach((sinkId, c) -> {
       SinkConnector sink = sinks.get(sinkId);
       if (sink != null) {
@@ -200,6 +217,9 @@ public final class LocalAttempt implements AutoCloseable {
     if (!isDone()) {
       cancel();
     }
+    if (transport != null) {
+      transport.release(id());
+    }
     closeSinks(sinks);
     if (uploads != null) {
       uploads.shutdown();
@@ -230,12 +250,12 @@ public final class LocalAttempt implements AutoCloseable {
   // ---- reports
 
   /** Reports the counters of every task. Reporter thread. */
-  void reportMetrics() {
+  public void reportMetrics() {
     deliver(new WorkerReport.Metrics(id(), worker, metrics.snapshot()));
   }
 
   /** Reports what each output sample took since its last report. Reporter and task threads. */
-  void reportOutput() {
+  public void reportOutput() {
     for (StreamTask t : tasks) {
       reportOutput(t);
     }

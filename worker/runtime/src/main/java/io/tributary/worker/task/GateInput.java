@@ -154,6 +154,10 @@ final class GateInput implements TaskInput {
         InputGate.Arrival a = held[c].poll();
         if (a != null) {
           backlogRemoved(c);
+          if (a.buffer() == null) {
+            brokenChannel(a);
+            continue;
+          }
           readers[c].reset(a.buffer());
           return a;
         }
@@ -170,10 +174,21 @@ final class GateInput implements TaskInput {
         }
         continue;
       }
+      if (a.buffer() == null) {
+        brokenChannel(a);
+        continue;
+      }
       readers[c].reset(a.buffer());
       return a;
     }
     return null;
+  }
+
+  /** A channel broke: the task fails, unless the channel had delivered its end of input. */
+  private void brokenChannel(InputGate.Arrival a) {
+    if (!ended[a.channel()]) {
+      throw a.failure();
+    }
   }
 
   private boolean hasBacklog(int c) {

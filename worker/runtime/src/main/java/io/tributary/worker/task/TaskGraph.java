@@ -23,8 +23,9 @@ import java.util.Map;
 
 /**
  * Builds the tasks one worker runs of an attempt: one {@link StreamTask} per {@link TaskDeployment}
- * placed on it (its chain built by {@link ChainBuilder}), connected by one in-process channel per
- * (sender subtask, receiver subtask) of each exchange.
+ * placed on it (its chain built by {@link ChainBuilder}), connected by one channel per (sender
+ * subtask, receiver subtask) of each exchange: in-process when both run here, through the
+ * {@link Transport} when one end runs on another worker.
  *
  * <p>The deployment decided everything else: which key groups and splits each subtask has, what it
  * restores, where it runs. A receiver's channel from a source subtask that reads no split is known
@@ -41,16 +42,25 @@ public final class TaskGraph {
    * @param credits buffers a receiver accepts per channel (contract C2)
    * @param checkpointing how tasks take part in checkpoints, or null for none
    * @param listener told when each task ends
+   * @param transport channels to and from other workers, or null when every task is on this one
    */
   public record Environment(Map<String, StateBackendFactory> stateBackends, ConnectorFactory connectors,
-      Map<String, SinkConnector> sinks, int credits, Checkpointing checkpointing, StreamTask.TaskListener listener) {
+      Map<String, SinkConnector> sinks, int credits, Checkpointing checkpointing, StreamTask.TaskListener listener,
+      Transport transport) {
     public Environment {
       stateBackends = Map.copyOf(stateBackends);
       sinks = Map.copyOf(sinks);
     }
+
+    /** Every task on this worker: in-process channels only. */
+    public Environment(Map<String, StateBackendFactory> stateBackends, ConnectorFactory connectors,
+        Map<String, SinkConnector> sinks, int credits, Checkpointing checkpointing, StreamTask.TaskListener listener) {
+      this(stateBackends, connectors, sinks, credits, checkpointing, listener, null);
+    }
   }
 
   private final AttemptDeployment deployment;
+  private final String worker;
   private final ExecutionPlan plan;
   private final Environment env;
   private final ChainBuilder chains;
@@ -61,8 +71,9 @@ public final class TaskGraph {
   private final Map<Integer, SourceConnector> sourceConnectors = new HashMap<>();
   private final Map<Integer, Map<String, SourceSplit>> listedSplits = new HashMap<>();
 
-  private TaskGraph(AttemptDeployment deployment, Environment env) {
+  private TaskGraph(AttemptDeployment deployment, String worker, Environment env) {
     this.deployment = deployment;
+    this.worker = worker;
     this.plan = deployment.plan();
     this.env = env;
     this.chains = new ChainBuilder(plan, env);
@@ -72,18 +83,20 @@ public final class TaskGraph {
    * Builds (without starting them) the tasks {@code worker} runs of {@code deployment}: keyed state
    * and timers are restored for each subtask's key groups, sources resume at their split positions.
    *
-   * @throws IllegalArgumentException if an exchange would leave this worker (only in-process
-   *     channels exist) or the plan names an unknown state backend
+   * @throws IllegalArgumentException if a task is placed elsewhere and there is no transport, or the
+   *     plan names an unknown state backend
    * @throws RestoreException when a restore handle cannot be used
    */
   public static TaskGraph build(AttemptDeployment deployment, String worker, Environment env) {
-    for (TaskDeployment t : deployment.tasks()) {
-      if (!t.worker().equals(worker)) {
-        throw new IllegalArgumentException("task " + t.taskId() + " of " + deployment.attempt() + " is placed on "
-            + "worker '" + t.worker() + "', but this worker ('" + worker + "') has only in-process channels");
+    if (env.transport() == null) {
+      for (TaskDeployment t : deployment.tasks()) {
+        if (!t.worker().equals(worker)) {
+          throw new IllegalArgumentException("task " + t.taskId() + " of " + deployment.attempt() + " is placed on "
+              + "worker '" + t.worker() + "', but this worker ('" + worker + "') has only in-process channels");
+        }
       }
     }
-    TaskGraph g = new TaskGraph(deployment, env);
+    TaskGraph g = new TaskGraph(deployment, worker, env);
     g.buildChains();
     g.buildTasks();
     return g;
@@ -99,34 +112,46 @@ public final class TaskGraph {
         List<ChainBuilder.Chain> perSubtask = new ArrayList<>();
         built.put(stage.id(), perSubtask);
         for (int i = 0; i < stage.parallelism(); i++) {
-          perSubtask.add(chains.build(stage, deployment.task(stage.id(), i)));
+          perSubtask.add(local(stage.id(), i) ? chains.build(stage, deployment.task(stage.id(), i)) : null);
         }
       }
     } catch (RuntimeException e) {
       // no task will run: release the state the chains built so far opened
-      built.values().forEach(list -> list.forEach(ChainBuilder.Chain::close));
+      built.values().forEach(list -> list.stream().filter(java.util.Objects::nonNull)
+          .forEach(ChainBuilder.Chain::close));
       throw e;
     }
   }
 
+  private boolean local(int stageId, int subtask) {
+    return deployment.task(stageId, subtask).worker().equals(worker);
+  }
+
   private void buildTasks() {
     Map<Integer, Inputs> inputs = new HashMap<>();
+    long[] nextChannel = {0};
     for (StagePlan stage : plan.stages()) {
       if (!plan.inputsOf(stage.id()).isEmpty()) {
-        inputs.put(stage.id(), connectInputs(stage));
+        inputs.put(stage.id(), connectInputs(stage, nextChannel));
       }
     }
     for (StagePlan stage : plan.stages()) {
       List<StreamTask> ofStage = new ArrayList<>();
       for (int i = 0; i < stage.parallelism(); i++) {
-        ofStage.add(createTask(stage, i, inputs.get(stage.id())));
+        StreamTask t = local(stage.id(), i) ? createTask(stage, i, inputs.get(stage.id())) : null;
+        ofStage.add(t);
+        if (t != null) {
+          tasks.add(t);
+        }
       }
       tasksByStage.put(stage.id(), ofStage);
-      tasks.addAll(ofStage);
     }
     // a returned credit wakes the sending task
     built.forEach((stageId, perSubtask) -> {
       for (int i = 0; i < perSubtask.size(); i++) {
+        if (perSubtask.get(i) == null) {
+          continue;
+        }
         StreamTask t = tasksByStage.get(stageId).get(i);
         for (ExchangeOutput out : perSubtask.get(i).exchanges()) {
           out.onCredit(t.mailbox()::wakeup);
@@ -136,10 +161,10 @@ public final class TaskGraph {
   }
 
   /** The inbound side of one receiving stage: per subtask, its gate, channels and the heads they feed. */
-  private record Inputs(List<InputGate> gates, List<List<InProcessChannel>> channels, List<List<ChainNode>> heads,
+  private record Inputs(List<InputGate> gates, List<List<InboundChannel>> channels, List<List<ChainNode>> heads,
       List<List<Boolean>> silent) {}
 
-  private Inputs connectInputs(StagePlan stage) {
+  private Inputs connectInputs(StagePlan stage, long[] nextChannel) {
     List<EdgePlan> ins = plan.inputsOf(stage.id());
     int channelsPerReceiver = 0;
     for (EdgePlan e : ins) {
@@ -154,12 +179,17 @@ public final class TaskGraph {
       in.silent().add(new ArrayList<>());
     }
     for (EdgePlan e : ins) {
-      connect(e, in);
+      connect(e, in, nextChannel);
     }
     return in;
   }
 
-  private void connect(EdgePlan e, Inputs in) {
+  /**
+   * Makes the channels of exchange {@code e}, numbered from {@code nextChannel[0]} receiver by
+   * receiver, sender by sender, whichever worker each end is on: both ends of a channel must agree
+   * on its number.
+   */
+  private void connect(EdgePlan e, Inputs in, long[] nextChannel) {
     StagePlan from = plan.stage(e.fromStage());
     StagePlan to = plan.stage(e.toStage());
     boolean forward = e.partitioning() == EdgePlan.Partitioning.FORWARD;
@@ -168,22 +198,40 @@ public final class TaskGraph {
       writersBySender.add(new ArrayList<>());
     }
     for (int j = 0; j < to.parallelism(); j++) {
-      ChainNode head = built.get(to.id()).get(j).node(e.toOperator());
+      boolean receiverHere = local(to.id(), j);
+      ChainNode head = receiverHere ? built.get(to.id()).get(j).node(e.toOperator()) : null;
       for (int i = 0; i < from.parallelism(); i++) {
         if (forward && i != j) {
           continue;
         }
+        long id = nextChannel[0]++;
+        boolean senderHere = local(from.id(), i);
         int index = in.channels().get(j).size();
-        InProcessChannel c = new InProcessChannel(in.gates().get(j), index, env.credits(), Buffer.DEFAULT_SIZE);
-        in.channels().get(j).add(c);
-        in.heads().get(j).add(head);
-        in.silent().get(j).add(readsNothing(from, i));
-        writersBySender.get(i).add(new ElementWriter(c));
+        if (receiverHere && senderHere) {
+          InProcessChannel c = new InProcessChannel(in.gates().get(j), index, env.credits(), Buffer.DEFAULT_SIZE);
+          in.channels().get(j).add(c);
+          writersBySender.get(i).add(new ElementWriter(c));
+        } else if (receiverHere) {
+          in.channels().get(j).add(env.transport().inbound(deployment, id, in.gates().get(j), index));
+        } else if (senderHere) {
+          in.channels().get(j).add(null); // keeps the numbering of the receiver's gate; not used here
+          writersBySender.get(i).add(new ElementWriter(
+              env.transport().outbound(deployment, id, deployment.task(to.id(), j))));
+        } else {
+          in.channels().get(j).add(null);
+        }
+        if (receiverHere) {
+          in.heads().get(j).add(head);
+          in.silent().get(j).add(readsNothing(from, i));
+        }
       }
     }
     Projection projection = Projection.forReceiver(to.operator(e.toOperator()));
     for (int i = 0; i < from.parallelism(); i++) {
       ChainBuilder.Chain sender = built.get(from.id()).get(i);
+      if (sender == null) {
+        continue;
+      }
       ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i, projection);
       ChainNode src = sender.node(e.fromOperator());
       if (e.port() == null) {

@@ -26,6 +26,16 @@ final class TestAttempts {
   }
 
   static LocalAttempt start(ExecutionPlan plan, InProcessWorkerPool.Options options, WorkerReports reports) {
+    AttemptDeployment d = deployment(plan, options, (stage, subtask) -> InProcessWorkerPool.WORKER);
+    return LocalAttempt.start(d, InProcessWorkerPool.WORKER, options, reports);
+  }
+
+  /** Which worker runs subtask {@code subtask} of stage {@code stage}. */
+  interface Workers {
+    String of(int stage, int subtask);
+  }
+
+  static AttemptDeployment deployment(ExecutionPlan plan, InProcessWorkerPool.Options options, Workers workers) {
     List<TaskDeployment> tasks = new ArrayList<>();
     for (StagePlan stage : plan.stages()) {
       List<String> splits = new ArrayList<>();
@@ -39,12 +49,11 @@ final class TestAttempts {
         for (int s = i; s < splits.size(); s += stage.parallelism()) {
           mine.add(splits.get(s));
         }
-        tasks.add(new TaskDeployment(stage.id(), i, InProcessWorkerPool.WORKER,
+        tasks.add(new TaskDeployment(stage.id(), i, workers.of(stage.id(), i),
             KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), i), mine, null));
       }
     }
-    AttemptDeployment d = new AttemptDeployment(new AttemptId(plan.jobName(), 0), plan, null, List.of(), tasks);
-    return LocalAttempt.start(d, InProcessWorkerPool.WORKER, options, reports);
+    return new AttemptDeployment(new AttemptId(plan.jobName(), 0), plan, null, List.of(), tasks);
   }
 
   /** Collects reports, for tests that check them. */
