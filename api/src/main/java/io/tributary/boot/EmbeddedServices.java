@@ -9,6 +9,8 @@ import io.tributary.state.store.ObjectStore;
 import io.tributary.worker.exchange.InProcessChannel;
 import io.tributary.worker.pool.ConnectorSplitEnumerator;
 import io.tributary.worker.pool.InProcessWorkerPool;
+import io.tributary.worker.remote.LocalProcessWorkers;
+import io.tributary.worker.remote.RemoteWorkerPool;
 import io.tributary.worker.state.StateBackends;
 import io.tributary.worker.task.ConnectorFactory;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -26,7 +29,10 @@ import java.util.stream.Stream;
  *   <li>{@code <data>/checkpoints}: the object store of checkpoints, savepoints and state files;
  *   <li>{@code <data>/local/control}: the forst backend's working directories and file caches
  *       (one per process, contract C5: a cache), wiped on open;
- *   <li>workers: an {@link InProcessWorkerPool} in this process.
+ *   <li>workers: an {@link InProcessWorkerPool} in this process, or worker processes
+ *       ({@link WorkersOption}) registering at a {@link RemoteWorkerPool}: started and supervised here
+ *       ({@code local:N}, their caches under {@code <data>/local/workers}, logs under
+ *       {@code <data>/logs/workers}) or by someone else ({@code external}).
  * </ul>
  * The forst backend starts on the first job that asks for it.
  */
@@ -36,6 +42,12 @@ public final class EmbeddedServices {
   /** The control plane over {@code dataDir}, with in-process workers using the built-in connectors. */
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings) {
     return controlPlane(dataDir, ConnectorFactory.standard(), settings);
+  }
+
+  /** The control plane over {@code dataDir}, its jobs running on {@code workers}. */
+  public static JobManager controlPlane(Path dataDir, JobManager.Settings settings, WorkersOption workers,
+      ClusterSecret secret) {
+    return JobManager.open(settings, open(dataDir, ConnectorFactory.standard(), workers, secret));
   }
 
   /**
@@ -50,6 +62,15 @@ public final class EmbeddedServices {
 
   /** The services over {@code dataDir}; closing them closes the pool, the state backends and the stores. */
   public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors) {
+    return open(dataDir, connectors, WorkersOption.IN_PROCESS, null);
+  }
+
+  /**
+   * The services over {@code dataDir} with the workers {@code workers} names; for worker processes,
+   * {@code secret} is what they must prove they know.
+   */
+  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, WorkersOption workers,
+      ClusterSecret secret) {
     Path checkpoints = dataDir.resolve("checkpoints");
     Path local = dataDir.resolve("local").resolve("control");
     MetadataStore metadata = new EmbeddedMetadataStore(dataDir.resolve("metadata"));
@@ -63,11 +84,41 @@ public final class EmbeddedServices {
     }
     ObjectStore objects = ObjectStores.open(checkpoints.toString());
     StateBackends state = new StateBackends(objects, local);
-    InProcessWorkerPool pool = new InProcessWorkerPool(new InProcessWorkerPool.Options(state.factories(), connectors,
-        InProcessChannel.DEFAULT_CREDITS, objects));
-    return new ControlPlaneServices(metadata, objects, state.factories(), pool,
-        new ConnectorSplitEnumerator(connectors), () -> {
-          pool.close();
+    if (workers.kind() == WorkersOption.Kind.IN_PROCESS) {
+      InProcessWorkerPool pool = new InProcessWorkerPool(new InProcessWorkerPool.Options(state.factories(),
+          connectors, InProcessChannel.DEFAULT_CREDITS, objects));
+      return new ControlPlaneServices(metadata, objects, state.factories(), pool,
+          new ConnectorSplitEnumerator(connectors), () -> {
+            pool.close();
+            state.close();
+            objects.close();
+            metadata.close();
+          });
+    }
+    RemoteWorkerPool pool;
+    LocalProcessWorkers processes = null;
+    try {
+      pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), checkpoints.toAbsolutePath().toString())
+          .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout()));
+      if (workers.kind() == WorkersOption.Kind.LOCAL) {
+        processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
+            WorkerCommands.thisJvm(), dataDir.resolve("local").resolve("workers"),
+            dataDir.resolve("logs").resolve("workers"), Map.of(ClusterSecret.ENV, secret.value())));
+      }
+    } catch (RuntimeException e) {
+      state.close();
+      objects.close();
+      metadata.close();
+      throw e;
+    }
+    LocalProcessWorkers started = processes;
+    RemoteWorkerPool remote = pool;
+    return new ControlPlaneServices(metadata, objects, state.factories(), remote,
+        new ConnectorSplitEnumerator(connectors), true, () -> {
+          remote.close();
+          if (started != null) {
+            started.close();
+          }
           state.close();
           objects.close();
           metadata.close();

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "tributary 0.1.0",
     description = "Serverless stream processing with Flink semantics.",
-    subcommands = {RunCommand.class, ValidateCommand.class, ServerCommand.class,
+    subcommands = {RunCommand.class, ValidateCommand.class, ServerCommand.class, WorkerCommand.class,
         ApplyCommand.class, GetCommand.class, ListCommand.class, StopCommand.class, ResumeCommand.class,
         RescaleCommand.class, SavepointsCommand.class, EventsCommand.class, DeleteCommand.class})
 public final class Main implements Runnable {

@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.boot.ClusterSecret;
+import io.tributary.boot.WorkersOption;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.server.TributaryServer;
 import java.io.PrintWriter;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Spec;
 /** {@code tributary server}: the REST API, the console and in-process workers, in this process. */
 @Command(name = "server", mixinStandardHelpOptions = true,
     description = {"Run Tributary as a service: the REST API and the web console on one port, the control plane "
-        + "and its workers in this process, everything kept under the data directory.",
+        + "and its workers (in this process, or worker processes: --workers), everything kept under the data "
+        + "directory.",
         "Stopping and starting the server keeps every job: running jobs resume from their latest checkpoint.",
         "The administrator token comes from TRIBUTARY_ADMIN_TOKEN; without it, one is created at the first start "
             + "and printed once."})
@@ -31,6 +34,30 @@ final class ServerCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Where metadata, checkpoints and local state live "
       + "(default: $TRIBUTARY_DATA_DIR, else ./data)")
   Path dataDir;
+
+  @Option(names = "--workers", paramLabel = "in-process|local:N|external", defaultValue = "in-process",
+      description = {"Where jobs' tasks run: threads of this process (default), N worker processes this server",
+          "starts and supervises on this host, or worker processes started elsewhere (tributary worker) that",
+          "register at the worker port"})
+  String workers;
+
+  @Option(names = "--worker-slots", paramLabel = "N",
+      description = "Slots (tasks at once) of each local worker process (default: the number of cores)")
+  Integer workerSlots;
+
+  @Option(names = "--worker-port", paramLabel = "PORT",
+      description = "The port workers register at (default: " + WorkersOption.DEFAULT_PORT
+          + " for external workers, any free port for local ones)")
+  Integer workerPort;
+
+  @Option(names = "--worker-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+      description = "The address the worker port listens on (default: ${DEFAULT-VALUE}; 0.0.0.0 for workers on "
+          + "other hosts)")
+  String workerBind;
+
+  @Option(names = "--heartbeat-timeout", defaultValue = "5s", converter = io.tributary.cli.client.DurationOption.class,
+      description = "A worker silent this long is lost: its tasks restart elsewhere (default: ${DEFAULT-VALUE})")
+  java.time.Duration heartbeatTimeout;
 
   @Option(names = "--apply", paramLabel = "SPEC", description = "Apply this job spec to project 'default' once the "
       + "server is up (repeatable; applying an unchanged spec changes nothing)")
@@ -46,8 +73,12 @@ final class ServerCommand implements Callable<Integer> {
       specs.add(Files.readString(p));
     }
     String adminToken = System.getenv("TRIBUTARY_ADMIN_TOKEN");
+    WorkersOption pool = WorkersOption.parse(workers,
+        workerSlots != null ? workerSlots : Runtime.getRuntime().availableProcessors(), workerBind, workerPort,
+        heartbeatTimeout);
     TributaryServer server = TributaryServer.start(
-        new TributaryServer.Config(dir.toAbsolutePath(), port, adminToken == null || adminToken.isBlank() ? null : adminToken));
+        new TributaryServer.Config(dir.toAbsolutePath(), port, adminToken == null || adminToken.isBlank() ? null
+            : adminToken).withWorkers(pool));
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       err.println("tributary: stopping; jobs resume from their latest checkpoint at the next start");
@@ -60,6 +91,11 @@ final class ServerCommand implements Callable<Integer> {
         + server.url() + "/v1, data: " + dir.toAbsolutePath() + ")");
     server.createdAdminToken().ifPresent(t -> err.println("Administrator token (shown only now; keep it, or set "
         + "TRIBUTARY_ADMIN_TOKEN to choose one): " + t));
+    if (server.clusterSecret() != null) {
+      err.println("Workers: " + describe(pool) + (server.clusterSecret().created()
+          ? "; cluster secret (workers need it in " + ClusterSecret.ENV + "; kept in " + dir.resolve("cluster-secret")
+              + "): " + server.clusterSecret().value() : ""));
+    }
     for (int i = 0; i < specs.size(); i++) {
       String name = io.tributary.scheduler.spec.JobSpecs.parse(specs.get(i)).name();
       JobManager.ApplyResult r = server.jobs().apply("default", name, specs.get(i), null);
@@ -69,5 +105,14 @@ final class ServerCommand implements Callable<Integer> {
     err.flush();
     stopped.await();
     return 0;
+  }
+
+  private static String describe(WorkersOption w) {
+    return switch (w.kind()) {
+      case LOCAL -> w.count() + " local worker processes of " + w.slots() + " slots (logs in data/logs/workers)";
+      case EXTERNAL -> "external; start them with: TRIBUTARY_CLUSTER_SECRET=... tributary worker --control-plane "
+          + w.bindHost() + ":" + w.port();
+      default -> "in this process";
+    };
   }
 }

@@ -2,7 +2,9 @@ package io.tributary.server;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.tributary.boot.ClusterSecret;
 import io.tributary.boot.EmbeddedServices;
+import io.tributary.boot.WorkersOption;
 import io.tributary.scheduler.lifecycle.JobManager;
 import java.net.URI;
 import java.nio.file.Path;
@@ -28,14 +30,24 @@ public final class TributaryServer implements AutoCloseable {
    *     is none (then {@link #createdAdminToken()} has it)
    * @param fileRoots the directories under which file sources and sinks may read and write
    */
-  public record Config(Path dataDir, int port, String adminToken, List<Path> fileRoots) {
+  public record Config(Path dataDir, int port, String adminToken, List<Path> fileRoots, WorkersOption workers) {
     public Config {
       fileRoots = List.copyOf(fileRoots);
     }
 
-    /** File sources and sinks may use the working directory and the data directory. */
+    /** In-process workers. */
+    public Config(Path dataDir, int port, String adminToken, List<Path> fileRoots) {
+      this(dataDir, port, adminToken, fileRoots, WorkersOption.IN_PROCESS);
+    }
+
+    /** File sources and sinks may use the working directory and the data directory; in-process workers. */
     public Config(Path dataDir, int port, String adminToken) {
       this(dataDir, port, adminToken, List.of(Path.of("").toAbsolutePath(), dataDir));
+    }
+
+    /** The same with {@code w} as its workers. */
+    public Config withWorkers(WorkersOption w) {
+      return new Config(dataDir, port, adminToken, fileRoots, w);
     }
   }
 
@@ -44,6 +56,7 @@ public final class TributaryServer implements AutoCloseable {
   private final EmbeddedServer server;
   private final String adminToken;
   private final boolean adminTokenCreated;
+  private volatile ClusterSecret clusterSecret;
 
   private TributaryServer(ApplicationContext context, JobManager jobs, String adminToken, boolean created) {
     this.context = context;
@@ -60,7 +73,14 @@ public final class TributaryServer implements AutoCloseable {
 
   /** Like {@link #start(Config)}, with control-plane settings of the caller's (tests, benchmarks). */
   public static TributaryServer start(Config config, JobManager.Settings settings) {
-    return start(config, EmbeddedServices.controlPlane(config.dataDir(), settings));
+    if (config.workers().kind() == WorkersOption.Kind.IN_PROCESS) {
+      return start(config, EmbeddedServices.controlPlane(config.dataDir(), settings));
+    }
+    ClusterSecret secret = ClusterSecret.load(config.dataDir());
+    TributaryServer s = start(config, EmbeddedServices.controlPlane(config.dataDir(), settings, config.workers(),
+        secret));
+    s.clusterSecret = secret;
+    return s;
   }
 
   /** Serves {@code jobs}, a control plane the caller opened (the server owns it from now on). */
@@ -127,6 +147,11 @@ public final class TributaryServer implements AutoCloseable {
 
   public JobManager jobs() {
     return jobs;
+  }
+
+  /** The cluster secret of the worker processes, or null with in-process workers. */
+  public ClusterSecret clusterSecret() {
+    return clusterSecret;
   }
 
   /** Stops serving, then the control plane: jobs keep their desired state for the next start. */

@@ -78,12 +78,22 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    * @param intervalMillis time between checkpoints; 0: only on demand (savepoints, final)
    * @param timeoutMillis a checkpoint not complete after this is aborted
    * @param retain completed checkpoints to keep (at least 1)
+   * @param retainCompletedState whether a completed checkpoint's keyed state is retained in the
+   *     coordinator's backends (so that discarding it later releases its files): needed when the
+   *     workers' backends are other instances (worker processes), which registered the files in
+   *     their own registries; not when the workers share the coordinator's (in-process)
    */
-  public record Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain) {
+  public record Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain,
+      boolean retainCompletedState) {
     public Settings {
       if (retain < 1) {
         throw new IllegalArgumentException("retain must be at least 1, got " + retain);
       }
+    }
+
+    /** Workers that share the coordinator's backends. */
+    public Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain) {
+      this(job, maxParallelism, intervalMillis, timeoutMillis, retain, false);
     }
   }
 
@@ -358,6 +368,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       }
       path = store.writeMetadata(md);
       pointerVersion = store.advance(epoch, md, path, pointerVersion);
+      if (settings.retainCompletedState()) {
+        retainState(taken); // released when discarded (or, for a savepoint, once its copy replaced it)
+      }
     } catch (FencedException e) {
       stop(new IllegalStateException("a newer run of job " + settings.job() + " took over (epoch " + epoch
           + " is fenced); this run stops", e), waiters);

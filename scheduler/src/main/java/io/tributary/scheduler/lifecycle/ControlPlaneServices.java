@@ -17,12 +17,14 @@ import java.util.Objects;
  * @param stateBackends by name: what the checkpoint coordinators retain, release and copy
  * @param pool the workers
  * @param splits lists sources' splits for placement
+ * @param workersHaveOwnState whether the workers' state backends are other instances than
+ *     {@code stateBackends} (see {@link io.tributary.scheduler.master.JobMaster.Services})
  * @param onClose releases what the composition root opened for these services, after the control
  *     plane ended every run
  */
 public record ControlPlaneServices(MetadataStore metadata, ObjectStore checkpoints,
-    Map<String, StateBackendFactory> stateBackends, WorkerPool pool, SplitEnumerator splits, AutoCloseable onClose)
-    implements AutoCloseable {
+    Map<String, StateBackendFactory> stateBackends, WorkerPool pool, SplitEnumerator splits,
+    boolean workersHaveOwnState, AutoCloseable onClose) implements AutoCloseable {
   public ControlPlaneServices {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(checkpoints, "checkpoints");
@@ -30,6 +32,12 @@ public record ControlPlaneServices(MetadataStore metadata, ObjectStore checkpoin
     Objects.requireNonNull(pool, "pool");
     Objects.requireNonNull(splits, "splits");
     Objects.requireNonNull(onClose, "onClose");
+  }
+
+  /** Services whose workers run in this process, sharing {@code stateBackends}. */
+  public ControlPlaneServices(MetadataStore metadata, ObjectStore checkpoints,
+      Map<String, StateBackendFactory> stateBackends, WorkerPool pool, SplitEnumerator splits, AutoCloseable onClose) {
+    this(metadata, checkpoints, stateBackends, pool, splits, false, onClose);
   }
 
   @Override

@@ -55,7 +55,8 @@ final class JobContext {
     int retain = c != null ? c.retain() : CheckpointSpec.DEFAULT_RETAIN;
     JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
         restore, settings.restarts(), c == null || c.exactlyOnce());
-    JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends());
+    JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends(),
+        storage.workersHaveOwnState());
     return new JobMaster(s, services, checkpoints(plan.jobName()), events);
   }
 

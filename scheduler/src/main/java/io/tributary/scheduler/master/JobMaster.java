@@ -98,12 +98,21 @@ public final class JobMaster implements AutoCloseable {
    * @param splits lists the sources' splits for placement
    * @param stateBackends the backends whose snapshots the coordinator retains, releases and copies
    *     (checkpoint garbage and self-contained savepoints)
+   * @param workersHaveOwnState whether the workers' state backends are other instances than
+   *     {@code stateBackends} (worker processes): completed checkpoints are then retained in these
+   *     ones, so that their files are deleted once nothing retained references them
    */
-  public record Services(WorkerPool pool, SplitEnumerator splits, Map<String, StateBackendFactory> stateBackends) {
+  public record Services(WorkerPool pool, SplitEnumerator splits, Map<String, StateBackendFactory> stateBackends,
+      boolean workersHaveOwnState) {
     public Services {
       Objects.requireNonNull(pool, "pool");
       Objects.requireNonNull(splits, "splits");
       stateBackends = Map.copyOf(stateBackends);
+    }
+
+    /** Workers in this process, sharing {@code stateBackends}. */
+    public Services(WorkerPool pool, SplitEnumerator splits, Map<String, StateBackendFactory> stateBackends) {
+      this(pool, splits, stateBackends, false);
     }
   }
 
@@ -205,7 +214,7 @@ public final class JobMaster implements AutoCloseable {
     WorkerPool pool = services.pool();
     CheckpointCoordinator c = run == null ? null : new CheckpointCoordinator(
         new CheckpointCoordinator.Settings(plan.jobName(), plan.maxParallelism(), settings.intervalMillis(),
-            settings.timeoutMillis(), settings.retain()),
+            settings.timeoutMillis(), settings.retain(), services.workersHaveOwnState()),
         store, run, services.stateBackends(), new CoordinatorEvents());
     Attempt a = new Attempt(id, Placement.slotsNeeded(plan), pool, events);
     try {

@@ -11,6 +11,7 @@ import java.util.Map;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
+    @JsonSubTypes.Type(value = ControlMessage.RecoverSinks.class, name = "recover-sinks"),
     @JsonSubTypes.Type(value = ControlMessage.Deploy.class, name = "deploy"),
     @JsonSubTypes.Type(value = ControlMessage.TriggerCheckpoint.class, name = "trigger-checkpoint"),
     @JsonSubTypes.Type(value = ControlMessage.CheckpointComplete.class, name = "checkpoint-complete"),
@@ -18,6 +19,17 @@ import java.util.Map;
     @JsonSubTypes.Type(value = ControlMessage.Release.class, name = "release")})
 public sealed interface ControlMessage {
   AttemptId attempt();
+
+  /**
+   * Run {@code deployment}'s sink recoveries (and nothing else): sent to one worker, which answers
+   * when they are done, before any worker is told to deploy the attempt.
+   */
+  record RecoverSinks(AttemptDeployment deployment) implements ControlMessage {
+    @Override
+    public AttemptId attempt() {
+      return deployment.attempt();
+    }
+  }
 
   /** Run the tasks of {@code deployment} placed on the receiving worker. */
   record Deploy(AttemptDeployment deployment) implements ControlMessage {

@@ -34,17 +34,20 @@ final class DataClient implements AutoCloseable {
     this.worker = worker;
   }
 
-  /** The connection of {@code attempt} to the worker at {@code address} ({@code host:port}), opened once. */
-  Connection connection(AttemptId attempt, String token, String address) {
-    return connections.computeIfAbsent(attempt + "@" + address, k -> connect(attempt, token, address));
+  /**
+   * The connection of {@code attempt} to worker {@code receiver} at {@code address} ({@code host:port}),
+   * opened once.
+   */
+  Connection connection(AttemptId attempt, String token, String receiver, String address) {
+    return connections.computeIfAbsent(attempt + "@" + address, k -> connect(attempt, token, receiver, address));
   }
 
-  private Connection connect(AttemptId attempt, String token, String address) {
+  private Connection connect(AttemptId attempt, String token, String receiver, String address) {
     int colon = address.lastIndexOf(':');
     if (colon < 0) {
       throw new IllegalArgumentException("a data address is host:port, not '" + address + "'");
     }
-    Connection conn = new Connection(attempt, address);
+    Connection conn = new Connection(attempt, "worker '" + receiver + "' at " + address);
     Channel ch;
     try {
       ch = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -62,15 +65,19 @@ final class DataClient implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted connecting to " + address, e);
     } catch (RuntimeException e) {
-      throw new UncheckedIOException(new java.io.IOException("cannot connect to worker at " + address + " for "
-          + attempt + ": " + e.getMessage(), e));
+      throw failure("cannot connect to worker '" + receiver + "' at " + address + " for " + attempt + ": "
+          + e.getMessage(), e);
     } catch (Exception e) {
-      throw new UncheckedIOException(new java.io.IOException("cannot connect to worker at " + address + " for "
-          + attempt + ": " + e.getMessage(), e));
+      throw failure("cannot connect to worker '" + receiver + "' at " + address + " for " + attempt + ": "
+          + e.getMessage(), e);
     }
     conn.channel = ch;
     ch.writeAndFlush(Frames.hello(ch.alloc(), attempt.job(), attempt.attempt(), token, worker));
     return conn;
+  }
+
+  static UncheckedIOException failure(String message, Throwable cause) {
+    return new UncheckedIOException(message, new java.io.IOException(message, cause));
   }
 
   /** Closes the attempt's connections. */
@@ -94,6 +101,7 @@ final class DataClient implements AutoCloseable {
   /** One connection to a receiving worker, multiplexing channels. */
   static final class Connection {
     private final AttemptId attempt;
+    /** Who it reaches, for messages: {@code worker 'w' at host:port}. */
     private final String address;
     private final Map<Long, RemoteOutboundChannel> channels = new ConcurrentHashMap<>();
     private volatile Channel channel;
@@ -142,7 +150,7 @@ final class DataClient implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
           String why = closing ? "the attempt's data connections were closed"
-              : "the data connection of " + attempt + " to the worker at " + address + " was lost";
+              : "the data connection of " + attempt + " to " + address + " was lost";
           channels.values().forEach(c -> c.broken(why));
         }
 

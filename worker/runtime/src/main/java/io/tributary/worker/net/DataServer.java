@@ -30,10 +30,19 @@ import java.util.concurrent.ConcurrentHashMap;
 final class DataServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(DataServer.class.getName());
   private static final AttributeKey<Inbound> ATTEMPT = AttributeKey.valueOf("tributary.attempt");
+  private static final AttributeKey<String> SENDER = AttributeKey.valueOf("tributary.sender");
 
   private final Channel server;
   private final DataTokens tokens;
   private final Map<AttemptId, Inbound> attempts = new ConcurrentHashMap<>();
+  /** Attempts released here lately: a sender of one of them (cut off, fenced) is refused. */
+  private final java.util.Set<AttemptId> released = java.util.Collections.synchronizedSet(
+      java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<AttemptId, Boolean> eldest) {
+          return size() > 10_000;
+        }
+      }));
 
   /** @param tokens the data tokens the control plane issues (a sender must present its attempt's) */
   DataServer(EventLoopGroup group, String bindHost, int port, DataTokens tokens) throws InterruptedException {
@@ -60,6 +69,7 @@ final class DataServer implements AutoCloseable {
 
   /** Forgets the attempt and closes its connections. */
   void release(AttemptId attempt) {
+    released.add(attempt);
     Inbound in = attempts.remove(attempt);
     if (in != null) {
       in.close();
@@ -161,12 +171,17 @@ final class DataServer implements AutoCloseable {
       AttemptId attempt = new AttemptId(Frames.readUtf(frame), frame.readLong());
       String token = Frames.readUtf(frame);
       String sender = Frames.readUtf(frame);
+      if (released.contains(attempt)) {
+        refuse(ctx, "worker '" + sender + "' sends for attempt " + attempt + ", which is over here");
+        return;
+      }
       if (!tokens.valid(attempt, token)) {
         refuse(ctx, "worker '" + sender + "' named attempt " + attempt + " with a token not issued for it");
         return;
       }
       Inbound in = attempt(attempt); // its tasks here may not be built yet: their channels bind later
       ctx.channel().attr(ATTEMPT).set(in);
+      ctx.channel().attr(SENDER).set(sender);
       in.connected(ctx.channel());
     }
 
@@ -180,8 +195,8 @@ final class DataServer implements AutoCloseable {
     public void channelInactive(ChannelHandlerContext ctx) {
       Inbound in = ctx.channel().attr(ATTEMPT).get();
       if (in != null) {
-        in.lost(ctx.channel(), "the data connection from " + ctx.channel().remoteAddress() + " of attempt "
-            + in.attempt + " was lost");
+        in.lost(ctx.channel(), "the data connection from worker '" + ctx.channel().attr(SENDER).get() + "' ("
+            + ctx.channel().remoteAddress() + ") of attempt " + in.attempt + " was lost");
       }
     }
 

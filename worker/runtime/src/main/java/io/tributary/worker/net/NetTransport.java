@@ -68,7 +68,7 @@ public final class NetTransport implements Transport, AutoCloseable {
       throw new IllegalArgumentException("the deployment of " + d.attempt() + " names no data address for worker '"
           + receiver.worker() + "'");
     }
-    return client.connection(d.attempt(), net.dataToken(), address).open(id);
+    return client.connection(d.attempt(), net.dataToken(), receiver.worker(), address).open(id);
   }
 
   @Override

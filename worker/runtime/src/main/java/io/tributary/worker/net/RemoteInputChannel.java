@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.tributary.worker.exchange.Buffer;
 import io.tributary.worker.exchange.InboundChannel;
 import io.tributary.worker.exchange.InputGate;
-import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -125,6 +124,6 @@ final class RemoteInputChannel implements InboundChannel {
       }
       broken = true;
     }
-    gate.deliverFailure(index, new UncheckedIOException(new java.io.IOException(why)));
+    gate.deliverFailure(index, DataClient.failure(why, null));
   }
 }

@@ -3,8 +3,6 @@ package io.tributary.worker.net;
 import io.netty.channel.Channel;
 import io.tributary.worker.exchange.Buffer;
 import io.tributary.worker.exchange.OutboundChannel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -38,7 +36,7 @@ final class RemoteOutboundChannel implements OutboundChannel {
   @Override
   public boolean trySend(Buffer buffer, int backlog) {
     if (failure != null) {
-      throw new UncheckedIOException(new IOException(failure));
+      throw DataClient.failure(failure, null);
     }
     if (credits.get() <= 0) {
       return false;

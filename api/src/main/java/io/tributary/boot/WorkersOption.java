@@ -1,0 +1,61 @@
+package io.tributary.boot;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Where a server runs its jobs' tasks ({@code server --workers}):
+ * <ul>
+ *   <li>{@code in-process} (the default): threads of the server's own process;
+ *   <li>{@code local:N}: N worker processes on this host, started and supervised by the server;
+ *   <li>{@code external}: worker processes started by someone else ({@code tributary worker}), on this
+ *       host or others, that register at the server's worker port.
+ * </ul>
+ *
+ * @param kind which of them
+ * @param count for {@code local}: the number of worker processes
+ * @param slots for {@code local}: the slots of each
+ * @param bindHost the address the worker port listens on
+ * @param port the worker port (0: any free one)
+ * @param heartbeatTimeout a worker silent this long is lost
+ */
+public record WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout) {
+  public enum Kind { IN_PROCESS, LOCAL, EXTERNAL }
+
+  /** The worker port external workers connect to unless told otherwise. */
+  public static final int DEFAULT_PORT = 7077;
+
+  public static final WorkersOption IN_PROCESS = new WorkersOption(Kind.IN_PROCESS, 0, 0, "127.0.0.1", 0,
+      Duration.ofSeconds(5));
+
+  /**
+   * Parses {@code in-process}, {@code local:N} or {@code external}.
+   *
+   * @throws IllegalArgumentException with what to write instead
+   */
+  public static WorkersOption parse(String text, int slots, String bindHost, Integer port, Duration heartbeatTimeout) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.equals("in-process")) {
+      return IN_PROCESS;
+    }
+    if (t.equals("external")) {
+      return new WorkersOption(Kind.EXTERNAL, 0, 0, bindHost, port != null ? port : DEFAULT_PORT, heartbeatTimeout);
+    }
+    if (t.startsWith("local:")) {
+      int n;
+      try {
+        n = Integer.parseInt(t.substring("local:".length()));
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1 || n > 64) {
+        throw new IllegalArgumentException("--workers local:N needs N between 1 and 64, not '" + text + "'");
+      }
+      if (slots < 1) {
+        throw new IllegalArgumentException("--worker-slots must be at least 1, not " + slots);
+      }
+      return new WorkersOption(Kind.LOCAL, n, slots, bindHost, port != null ? port : 0, heartbeatTimeout);
+    }
+    throw new IllegalArgumentException("--workers takes in-process, local:N or external, not '" + text + "'");
+  }
+}

@@ -1,0 +1,80 @@
+package io.tributary.cli;
+
+import io.tributary.boot.ClusterSecret;
+import io.tributary.boot.Workers;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary worker}: this process runs tasks for a server's worker pool. */
+@Command(name = "worker", mixinStandardHelpOptions = true,
+    description = {"Run tasks for a Tributary server (started with --workers external or local:N): register at its "
+        + "worker port, run the tasks it places here, report back.",
+        "The worker holds nothing that must survive: durable state lives in the server's object store, and its "
+            + "cache directory may be wiped whenever it is not running.",
+        "It proves it belongs with the cluster secret in TRIBUTARY_CLUSTER_SECRET (the server prints it at its "
+            + "first start)."})
+final class WorkerCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--control-plane", paramLabel = "HOST:PORT", required = true,
+      description = "The server's worker port, e.g. localhost:7077")
+  String controlPlane;
+
+  @Option(names = "--slots", paramLabel = "N", description = "Tasks this worker runs at once (default: cores)")
+  Integer slots;
+
+  @Option(names = "--worker-id", paramLabel = "ID", description = "Unique in the pool (default: <host>-<pid>)")
+  String workerId;
+
+  @Option(names = "--cache-dir", paramLabel = "DIR",
+      description = "Local working files and cache (default: data/local/<worker id>)")
+  Path cacheDir;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+      description = "The address the data port listens on (default: ${DEFAULT-VALUE}; 0.0.0.0 across hosts)")
+  String bind;
+
+  @Option(names = "--advertise", paramLabel = "HOST",
+      description = "The host other workers reach this one at (default: the bind address, or this host's name)")
+  String advertise;
+
+  @Option(names = "--data-port", paramLabel = "PORT", defaultValue = "0",
+      description = "The data port (default: any free port)")
+  int dataPort;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    String secret = System.getenv(ClusterSecret.ENV);
+    if (secret == null || secret.isBlank()) {
+      throw new IllegalArgumentException(ClusterSecret.ENV + " is not set: give the worker the server's cluster "
+          + "secret");
+    }
+    if (!controlPlane.matches("[^:/]+:\\d+")) {
+      throw new IllegalArgumentException("--control-plane is HOST:PORT, not '" + controlPlane + "'");
+    }
+    String host = InetAddress.getLocalHost().getHostName();
+    String id = workerId != null ? workerId : host + "-" + ProcessHandle.current().pid();
+    String advertised = advertise != null ? advertise : bind.equals("0.0.0.0") ? host : bind;
+    int n = slots != null ? slots : Runtime.getRuntime().availableProcessors();
+    if (n < 1) {
+      throw new IllegalArgumentException("--slots must be at least 1, not " + n);
+    }
+    Workers.Running worker = Workers.start(new Workers.Config(controlPlane, id, n,
+        cacheDir != null ? cacheDir : Path.of("data", "local", id), bind, advertised, dataPort, secret.trim()));
+    Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "tributary-worker-shutdown"));
+    err.println("worker " + id + ": " + n + " slots, data at " + worker.dataAddress() + ", registering at "
+        + controlPlane);
+    err.flush();
+    String why = worker.awaitStop();
+    err.println("worker " + id + " stopped: " + why);
+    return why.startsWith("refused") ? 2 : 0;
+  }
+}

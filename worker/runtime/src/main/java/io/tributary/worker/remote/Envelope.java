@@ -1,0 +1,72 @@
+package io.tributary.worker.remote;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.tributary.protocol.ControlMessage;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.WorkerReport;
+
+/**
+ * The messages of a worker's control stream.
+ *
+ * <pre>
+ *   worker                         control plane
+ *   Hello(worker, pid)      --->
+ *                           <---   Challenge(nonce)
+ *   Register(proof, slots,  --->
+ *            data address)  <---   Registered(storage, heartbeat interval) | Refused(reason), closed
+ *   Heartbeat               --->   (every interval)
+ *   Report(WorkerReport)    --->
+ *                           <---   Request(id, ControlMessage)
+ *   Reply(id, failure?)     --->
+ * </pre>
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Envelope.Hello.class, name = "hello"),
+    @JsonSubTypes.Type(value = Envelope.Challenge.class, name = "challenge"),
+    @JsonSubTypes.Type(value = Envelope.Register.class, name = "register"),
+    @JsonSubTypes.Type(value = Envelope.Registered.class, name = "registered"),
+    @JsonSubTypes.Type(value = Envelope.Refused.class, name = "refused"),
+    @JsonSubTypes.Type(value = Envelope.Heartbeat.class, name = "heartbeat"),
+    @JsonSubTypes.Type(value = Envelope.Report.class, name = "report"),
+    @JsonSubTypes.Type(value = Envelope.Request.class, name = "request"),
+    @JsonSubTypes.Type(value = Envelope.Reply.class, name = "reply")})
+sealed interface Envelope {
+  /** A worker introduces itself. */
+  record Hello(String worker, long pid) implements Envelope {}
+
+  /** The control plane asks the worker to prove it knows the cluster secret. */
+  record Challenge(String nonce) implements Envelope {}
+
+  /**
+   * The worker's answer: {@code proof} is the HMAC of the nonce and its id under the cluster secret.
+   *
+   * @param slots tasks it runs at once
+   * @param dataAddress {@code host:port} of its data port
+   */
+  record Register(String worker, String proof, int slots, String dataAddress, long pid) implements Envelope {}
+
+  /**
+   * The worker belongs to the pool now.
+   *
+   * @param storage the object store of checkpoints and state files (a directory or {@code s3://...})
+   * @param heartbeatMillis how often to heartbeat
+   */
+  record Registered(String storage, long heartbeatMillis) implements Envelope {}
+
+  /** The worker may not join (then the stream ends). */
+  record Refused(String reason) implements Envelope {}
+
+  /** The worker is alive. */
+  record Heartbeat() implements Envelope {}
+
+  /** What the worker's tasks report. */
+  record Report(WorkerReport report) implements Envelope {}
+
+  /** Do {@code message}; answer with a {@link Reply} of the same id. */
+  record Request(long id, ControlMessage message) implements Envelope {}
+
+  /** Request {@code id} is done: {@code failure} says why not, or is null. */
+  record Reply(long id, Failure failure) implements Envelope {}
+}

@@ -1,0 +1,601 @@
+package io.tributary.worker.remote;
+
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.protocol.AttemptDeployment;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.ControlMessage;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.TaskDeployment;
+import io.tributary.protocol.WorkerException;
+import io.tributary.protocol.WorkerPool;
+import io.tributary.protocol.WorkerReport;
+import io.tributary.protocol.WorkerReports;
+import io.tributary.protocol.WorkerSlots;
+import io.tributary.worker.net.DataTokens;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Runs attempts on worker processes that register over the control protocol: the control plane's
+ * end of it. Workers connect to its port, prove they know the cluster secret, announce their slots
+ * and data address, and heartbeat; a worker that misses heartbeats for the heartbeat timeout, or
+ * whose stream ends, is lost: every task it ran fails (EXTERNAL, retryable, naming the worker and
+ * why), so the job master restarts the attempt on the remaining capacity.
+ *
+ * <p>An attempt's deployment reaches each of its workers with the attempt's data token and every
+ * worker's data address; sink recoveries run first, on one worker, before any worker deploys.
+ * Commits of a completed checkpoint go to one live worker of the attempt per sink (commits are
+ * idempotent and any worker can make them). Reports of an attempt that is not deployed on the
+ * reporting worker — an older attempt, a worker that was declared lost and spoke again — are
+ * fenced: dropped, counted, and the worker told to release that attempt.
+ */
+public final class RemoteWorkerPool implements WorkerPool {
+  private static final System.Logger LOG = System.getLogger(RemoteWorkerPool.class.getName());
+
+  /**
+   * @param bindHost the address the control port listens on ({@code 127.0.0.1} unless told otherwise)
+   * @param port the control port, 0 for any free one
+   * @param clusterSecret what workers must prove they know
+   * @param storage the object store URL workers write state and checkpoint objects to
+   * @param heartbeatInterval how often workers heartbeat
+   * @param heartbeatTimeout a worker silent this long is lost
+   * @param capacityTimeout how long {@link #acquire} waits for enough free slots
+   * @param requestTimeout how long a request to a worker (deploy, commit) may take
+   */
+  public record Settings(String bindHost, int port, String clusterSecret, String storage, Duration heartbeatInterval,
+      Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout) {
+    public static Settings of(String clusterSecret, String storage) {
+      return new Settings("127.0.0.1", 0, clusterSecret, storage, Duration.ofSeconds(1), Duration.ofSeconds(5),
+          Duration.ofSeconds(60), Duration.ofMinutes(2));
+    }
+
+    public Settings withPort(String host, int p) {
+      return new Settings(host, p, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout);
+    }
+
+    public Settings withHeartbeatTimeout(Duration t) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, t, capacityTimeout,
+          requestTimeout);
+    }
+
+    public Settings withCapacityTimeout(Duration t) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, t,
+          requestTimeout);
+    }
+  }
+
+  /** A worker of the pool as others see it. */
+  public record WorkerInfo(String id, long pid, int slots, int freeSlots, String dataAddress) {}
+
+  /** A worker joined ({@code lost} false) or left the pool (then {@code why}). */
+  public record WorkerEvent(String worker, long pid, boolean lost, String why) {}
+
+  private final Settings settings;
+  private final DataTokens tokens;
+  private final Server server;
+  private final ScheduledExecutorService monitor;
+  /** Registered workers by id; guarded by this (with {@link #routes} for slot accounting). */
+  private final Map<String, WorkerSession> workers = new LinkedHashMap<>();
+  private final Map<AttemptId, Route> routes = new ConcurrentHashMap<>();
+  private final Set<WorkerSession> sessions = ConcurrentHashMap.newKeySet();
+  private final List<Consumer<WorkerEvent>> listeners = new CopyOnWriteArrayList<>();
+  private final AtomicLong fencedReports = new AtomicLong();
+
+  public RemoteWorkerPool(Settings settings) {
+    this.settings = settings;
+    this.tokens = new DataTokens(settings.clusterSecret());
+    ServerServiceDefinition service = ServerServiceDefinition.builder(ControlRpc.SERVICE)
+        .addMethod(ControlRpc.CONNECT, ServerCalls.asyncBidiStreamingCall(this::connected))
+        .build();
+    try {
+      this.server = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.port()))
+          .addService(service)
+          .maxInboundMessageSize(ControlRpc.MAX_MESSAGE_BYTES)
+          .permitKeepAliveTime(1, TimeUnit.SECONDS)
+          .permitKeepAliveWithoutCalls(true)
+          .build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen for workers on " + settings.bindHost() + ":" + settings.port()
+          + ": " + e.getMessage(), e);
+    }
+    this.monitor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "worker-heartbeats");
+      t.setDaemon(true);
+      return t;
+    });
+    long every = Math.max(50, settings.heartbeatTimeout().toMillis() / 10);
+    monitor.scheduleWithFixedDelay(this::checkHeartbeats, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** The control port workers connect to. */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** Tells {@code listener} of every worker that joins or leaves. */
+  public void onWorkerEvent(Consumer<WorkerEvent> listener) {
+    listeners.add(listener);
+  }
+
+  /** The registered workers. */
+  public synchronized List<WorkerInfo> workers() {
+    List<WorkerInfo> out = new ArrayList<>();
+    for (WorkerSession s : workers.values()) {
+      out.add(new WorkerInfo(s.worker(), s.pid(), s.slots(), freeSlots(s), s.dataAddress()));
+    }
+    return out;
+  }
+
+  /** Reports fenced so far: sent by workers for attempts not deployed on them (any more). */
+  public long fencedReports() {
+    return fencedReports.get();
+  }
+
+  // ---- the control streams
+
+  private StreamObserver<Envelope> connected(StreamObserver<Envelope> toWorker) {
+    WorkerSession session = new WorkerSession(toWorker);
+    sessions.add(session);
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(Envelope e) {
+        received(session, e);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        ended(session, "its control stream failed: " + t.getMessage());
+      }
+
+      @Override
+      public void onCompleted() {
+        ended(session, "it closed its control stream");
+      }
+    };
+  }
+
+  private void received(WorkerSession s, Envelope e) {
+    if (s.state() == WorkerSession.State.LOST) {
+      fenced(s, e);
+      return;
+    }
+    s.heard();
+    if (e instanceof Envelope.Hello h && s.state() == WorkerSession.State.CONNECTED) {
+      s.challenge(h.worker(), h.pid());
+    } else if (e instanceof Envelope.Register r) {
+      register(s, r);
+    } else if (e instanceof Envelope.Report r && s.state() == WorkerSession.State.REGISTERED) {
+      route(s, r.report());
+    } else if (e instanceof Envelope.Reply r) {
+      s.replied(r);
+    } else if (!(e instanceof Envelope.Heartbeat)) {
+      s.close("unexpected " + e.getClass().getSimpleName() + " in state " + s.state());
+    }
+  }
+
+  private void register(WorkerSession s, Envelope.Register r) {
+    if (!s.proves(r, settings.clusterSecret())) {
+      LOG.log(System.Logger.Level.WARNING, "worker {0} (pid {1}) refused: it does not know the cluster secret",
+          r.worker(), r.pid());
+      s.send(new Envelope.Refused("the cluster secret is wrong; set TRIBUTARY_CLUSTER_SECRET to the control "
+          + "plane's"));
+      s.close("refused");
+      return;
+    }
+    WorkerSession replaced;
+    synchronized (this) {
+      replaced = workers.put(r.worker(), s);
+      s.registered(r, new Envelope.Registered(settings.storage(), settings.heartbeatInterval().toMillis()));
+      notifyAll();
+    }
+    if (replaced != null && replaced != s) {
+      lose(replaced, "it registered again on a new connection");
+    }
+    LOG.log(System.Logger.Level.INFO, "worker {0} (pid {1}) joined with {2} slots, data at {3}", r.worker(),
+        r.pid(), r.slots(), r.dataAddress());
+    listeners.forEach(l -> l.accept(new WorkerEvent(r.worker(), r.pid(), false, null)));
+  }
+
+  private void ended(WorkerSession s, String why) {
+    sessions.remove(s);
+    lose(s, why);
+    s.close(why);
+  }
+
+  private void checkHeartbeats() {
+    long now = System.nanoTime();
+    long timeout = settings.heartbeatTimeout().toNanos();
+    for (WorkerSession s : sessions) {
+      WorkerSession.State state = s.state();
+      long silent = now - s.lastHeardNanos();
+      if (state == WorkerSession.State.REGISTERED && silent > timeout) {
+        lose(s, "no heartbeat for " + Duration.ofNanos(silent).toMillis() + " ms (timeout "
+            + settings.heartbeatTimeout().toMillis() + " ms)");
+      } else if ((state == WorkerSession.State.CONNECTED || state == WorkerSession.State.CHALLENGED)
+          && now - s.connectedAtNanos > timeout * 2) {
+        s.close("it did not register in time");
+        sessions.remove(s);
+      }
+    }
+  }
+
+  /**
+   * Takes {@code s}'s worker out of the pool: its requests in flight fail, and every task it ran of
+   * a live attempt ends FAILED (so the job master restarts the attempt).
+   */
+  private void lose(WorkerSession s, String why) {
+    String worker = s.worker();
+    boolean wasMember;
+    synchronized (this) {
+      wasMember = worker != null && workers.get(worker) == s;
+      if (wasMember) {
+        workers.remove(worker);
+      }
+    }
+    s.lost(why);
+    if (!wasMember) {
+      return;
+    }
+    LOG.log(System.Logger.Level.WARNING, "worker {0} (pid {1}) lost: {2}", worker, s.pid(), why);
+    Failure failure = s.lostFailure(why);
+    for (Route r : routes.values()) {
+      r.workerLost(worker, failure);
+    }
+    listeners.forEach(l -> l.accept(new WorkerEvent(worker, s.pid(), true, why)));
+  }
+
+  /** A worker that was lost spoke again: fence it, tell it to drop what it runs, end its stream. */
+  private void fenced(WorkerSession s, Envelope e) {
+    if (e instanceof Envelope.Report r) {
+      fencedReports.incrementAndGet();
+      s.tell(new ControlMessage.Release(r.report().attempt()));
+    }
+    s.send(new Envelope.Refused("this worker was declared lost (" + s.worker() + "); drop every task and "
+        + "register again"));
+    s.close("fenced");
+    sessions.remove(s);
+  }
+
+  private void route(WorkerSession s, WorkerReport report) {
+    Route r = routes.get(report.attempt());
+    if (r == null || !r.runsOn(s.worker())) {
+      fencedReports.incrementAndGet();
+      s.tell(new ControlMessage.Release(report.attempt())); // an attempt this worker must not run
+      return;
+    }
+    r.deliver(report);
+  }
+
+  // ---- WorkerPool
+
+  @Override
+  public List<WorkerSlots> acquire(AttemptId attempt, int slots) {
+    long deadline = System.nanoTime() + settings.capacityTimeout().toNanos();
+    synchronized (this) {
+      while (totalFree() < slots) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "attempt " + attempt + " needs "
+              + slots + " slots, but the " + workers.size() + " workers of the pool have " + totalFree()
+              + " free (of " + workers.values().stream().mapToInt(WorkerSession::slots).sum() + ") after waiting "
+              + settings.capacityTimeout().toMillis() + " ms; add workers or slots"), null);
+        }
+        try {
+          wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new WorkerException(new Failure(Failure.Domain.INTERNAL, true, "interrupted"), e);
+        }
+      }
+      Map<String, Integer> reserved = new LinkedHashMap<>();
+      for (int i = 0; i < slots; i++) {
+        WorkerSession most = null;
+        for (WorkerSession w : workers.values()) {
+          int free = freeSlots(w) - reserved.getOrDefault(w.worker(), 0);
+          if (free > 0 && (most == null || free > freeSlots(most) - reserved.getOrDefault(most.worker(), 0))) {
+            most = w;
+          }
+        }
+        reserved.merge(most.worker(), 1, Integer::sum);
+      }
+      routes.put(attempt, new Route(attempt, reserved));
+      List<WorkerSlots> out = new ArrayList<>();
+      reserved.forEach((w, n) -> out.add(new WorkerSlots(w, n)));
+      return out;
+    }
+  }
+
+  private int totalFree() {
+    return workers.values().stream().mapToInt(this::freeSlots).sum();
+  }
+
+  private int freeSlots(WorkerSession w) {
+    int used = 0;
+    for (Route r : routes.values()) {
+      used += r.reserved(w.worker());
+    }
+    return w.slots() - used;
+  }
+
+  @Override
+  public void deploy(AttemptDeployment deployment, WorkerReports reports) {
+    Route route = routes.get(deployment.attempt());
+    if (route == null) {
+      throw new IllegalStateException("deploy of " + deployment.attempt() + " before its slots were acquired");
+    }
+    Map<String, String> addresses = new LinkedHashMap<>();
+    synchronized (this) {
+      for (TaskDeployment t : deployment.tasks()) {
+        WorkerSession s = workers.get(t.worker());
+        if (s == null) {
+          throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "worker '" + t.worker()
+              + "' left the pool before attempt " + deployment.attempt() + " was deployed"), null);
+        }
+        addresses.put(t.worker(), s.dataAddress());
+      }
+    }
+    AttemptDeployment d = deployment.withNetwork(new AttemptDeployment.Network(tokens.issue(deployment.attempt()),
+        addresses));
+    route.deployed(d, reports);
+    if (!d.sinkRecoveries().isEmpty()) {
+      String recoverer = d.tasks().stream().filter(t -> isSinkStage(d, t.stageId())).map(TaskDeployment::worker)
+          .findFirst().orElse(d.tasks().get(0).worker());
+      await(recoverer, session(recoverer).request(new ControlMessage.RecoverSinks(d)), "recovering its sinks");
+    }
+    AttemptDeployment rest = d.withoutSinkRecoveries();
+    Map<String, CompletableFuture<Failure>> answers = new LinkedHashMap<>();
+    for (String w : addresses.keySet()) {
+      answers.put(w, session(w).request(new ControlMessage.Deploy(rest)));
+    }
+    try {
+      answers.forEach((w, f) -> await(w, f, "deploying its tasks"));
+    } catch (WorkerException e) {
+      cancel(d.attempt());
+      throw e;
+    }
+  }
+
+  private static boolean isSinkStage(AttemptDeployment d, int stageId) {
+    return d.plan().stage(stageId).operators().stream().anyMatch(o -> o instanceof SinkPlan);
+  }
+
+  private WorkerSession session(String worker) {
+    synchronized (this) {
+      WorkerSession s = workers.get(worker);
+      if (s == null) {
+        throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "worker '" + worker
+            + "' is not in the pool (lost meanwhile)"), null);
+      }
+      return s;
+    }
+  }
+
+  private void await(String worker, CompletableFuture<Failure> answer, String what) {
+    Failure f;
+    try {
+      f = answer.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f = new Failure(Failure.Domain.INTERNAL, true, "worker '" + worker + "' did not finish " + what + " within "
+          + settings.requestTimeout().toMillis() + " ms");
+    } catch (ExecutionException e) {
+      f = new Failure(Failure.Domain.INTERNAL, true, "worker '" + worker + "' failed " + what + ": "
+          + e.getCause().getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f = new Failure(Failure.Domain.INTERNAL, true, "interrupted while worker '" + worker + "' was " + what);
+    }
+    if (f != null) {
+      throw new WorkerException(f, null);
+    }
+  }
+
+  @Override
+  public void triggerCheckpoint(AttemptId attempt, long checkpointId) {
+    Route r = routes.get(attempt);
+    if (r == null || r.deployment() == null) {
+      return;
+    }
+    for (String w : r.workersOf(stage -> stage.operators().get(0) instanceof SourcePlan)) {
+      WorkerSession s = live(w);
+      if (s != null) {
+        s.tell(new ControlMessage.TriggerCheckpoint(attempt, checkpointId));
+      }
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables) {
+    Route r = routes.get(attempt);
+    if (r == null || r.deployment() == null || committables.isEmpty()) {
+      return;
+    }
+    Map<String, Map<String, List<String>>> byWorker = new LinkedHashMap<>();
+    committables.forEach((sink, c) -> {
+      String w = committer(r, sink);
+      byWorker.computeIfAbsent(w, k -> new LinkedHashMap<>()).put(sink, c);
+    });
+    Map<String, CompletableFuture<Failure>> answers = new LinkedHashMap<>();
+    byWorker.forEach((w, c) -> answers.put(w, session(w).request(
+        new ControlMessage.CheckpointComplete(attempt, checkpointId, c))));
+    answers.forEach((w, f) -> await(w, f, "committing checkpoint " + checkpointId));
+  }
+
+  /** A live worker to commit {@code sink}: one running a subtask of it, else any live one of the attempt. */
+  private String committer(Route r, String sink) {
+    Set<String> candidates = new LinkedHashSet<>(r.workersOf(stage -> stage.operators().stream()
+        .anyMatch(o -> o instanceof SinkPlan && o.id().equals(sink))));
+    candidates.addAll(r.workersOf(stage -> true));
+    for (String w : candidates) {
+      if (live(w) != null) {
+        return w;
+      }
+    }
+    throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "no live worker of attempt " + r.id()
+        + " is left to commit sink '" + sink + "'"), null);
+  }
+
+  private synchronized WorkerSession live(String worker) {
+    return workers.get(worker);
+  }
+
+  @Override
+  public void cancel(AttemptId attempt) {
+    Route r = routes.get(attempt);
+    if (r == null) {
+      return;
+    }
+    for (String w : r.workersOf(stage -> true)) {
+      WorkerSession s = live(w);
+      if (s != null) {
+        s.tell(new ControlMessage.Cancel(attempt));
+      }
+    }
+  }
+
+  @Override
+  public void release(AttemptId attempt) {
+    Route r = routes.remove(attempt);
+    if (r == null) {
+      return;
+    }
+    r.release();
+    for (String w : r.workersOf(stage -> true)) {
+      WorkerSession s = live(w);
+      if (s != null) {
+        s.tell(new ControlMessage.Release(attempt));
+      }
+    }
+    synchronized (this) {
+      notifyAll(); // slots came free
+    }
+  }
+
+  @Override
+  public void close() {
+    monitor.shutdownNow();
+    for (AttemptId a : List.copyOf(routes.keySet())) {
+      release(a);
+    }
+    for (WorkerSession s : sessions) {
+      s.close("the control plane is shutting down");
+    }
+    server.shutdownNow();
+    try {
+      server.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One attempt's slots, deployment, and where its reports go. */
+  private static final class Route {
+    private final AttemptId id;
+    private final Map<String, Integer> reserved;
+    // guarded by this
+    private AttemptDeployment deployment;
+    private WorkerReports reports;
+    private final Set<String> ended = new HashSet<>();
+    private boolean released;
+
+    Route(AttemptId id, Map<String, Integer> reserved) {
+      this.id = id;
+      this.reserved = Map.copyOf(reserved);
+    }
+
+    AttemptId id() {
+      return id;
+    }
+
+    int reserved(String worker) {
+      return reserved.getOrDefault(worker, 0);
+    }
+
+    synchronized void deployed(AttemptDeployment d, WorkerReports to) {
+      this.deployment = d;
+      this.reports = to;
+    }
+
+    synchronized AttemptDeployment deployment() {
+      return deployment;
+    }
+
+    synchronized boolean runsOn(String worker) {
+      return deployment != null && deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker));
+    }
+
+    /** The workers running a subtask of a stage {@code which} accepts, in task order. */
+    synchronized Set<String> workersOf(java.util.function.Predicate<StagePlan> which) {
+      Set<String> out = new LinkedHashSet<>();
+      if (deployment == null) {
+        out.addAll(reserved.keySet());
+        return out;
+      }
+      for (TaskDeployment t : deployment.tasks()) {
+        if (which.test(deployment.plan().stage(t.stageId()))) {
+          out.add(t.worker());
+        }
+      }
+      return out;
+    }
+
+    synchronized void deliver(WorkerReport report) {
+      if (released || reports == null) {
+        return;
+      }
+      if (report instanceof WorkerReport.TaskEnded e) {
+        if (!ended.add(e.taskId())) {
+          return; // already ended (the worker was lost and its end reported for it)
+        }
+      }
+      reports.report(report);
+    }
+
+    /** Every task {@code worker} ran that has not ended ends FAILED with {@code failure}. */
+    synchronized void workerLost(String worker, Failure failure) {
+      if (released || deployment == null) {
+        return;
+      }
+      for (TaskDeployment t : deployment.tasks()) {
+        if (t.worker().equals(worker) && !ended.contains(t.taskId())) {
+          ended.add(t.taskId());
+          StagePlan stage = deployment.plan().stage(t.stageId());
+          String name = stage.name() + " (" + (t.subtask() + 1) + "/" + stage.parallelism() + ")";
+          reports.report(new WorkerReport.TaskEnded(id, t.taskId(), name, WorkerReport.TaskEnded.Outcome.FAILED,
+              failure.prefixed("task " + name + " failed: ")));
+        }
+      }
+    }
+
+    synchronized void release() {
+      released = true;
+    }
+  }
+}

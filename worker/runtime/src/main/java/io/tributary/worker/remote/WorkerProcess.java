@@ -1,0 +1,359 @@
+package io.tributary.worker.remote;
+
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.ControlMessage;
+import io.tributary.protocol.Failure;
+import io.tributary.protocol.WorkerReport;
+import io.tributary.state.forst.store.ObjectStores;
+import io.tributary.state.store.ObjectStore;
+import io.tributary.worker.exchange.InProcessChannel;
+import io.tributary.worker.net.DataTokens;
+import io.tributary.worker.net.NetTransport;
+import io.tributary.worker.pool.Failures;
+import io.tributary.worker.pool.InProcessWorkerPool;
+import io.tributary.worker.pool.LocalAttempt;
+import io.tributary.worker.pool.SinkRecoveries;
+import io.tributary.worker.state.StateBackends;
+import io.tributary.worker.task.ConnectorFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker: connects to the control plane, registers its slots and data address, heartbeats, runs
+ * the attempts it is given and reports on them. It holds nothing that must survive: its state
+ * backends keep durable state in the control plane's object store, its directory is a cache.
+ *
+ * <pre>
+ *   CONNECTING -registered-> SERVING -stream ended, refused, fenced-> (drop every attempt) -> CONNECTING
+ *                     \-- refused for a wrong secret --> STOPPED
+ * </pre>
+ *
+ * <p>When its control stream ends — the control plane went away, or declared this worker lost
+ * because it was silent too long — it drops every attempt it runs (their tasks are cancelled, their
+ * data connections closed), since the control plane restarts them elsewhere, and registers again.
+ */
+public final class WorkerProcess implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(WorkerProcess.class.getName());
+  private static final long METRICS_MILLIS = 1000;
+  private static final long OUTPUT_MILLIS = 200;
+
+  /**
+   * @param controlPlane {@code host:port} of the control plane's worker port
+   * @param worker this worker's id, unique in the pool
+   * @param slots tasks it runs at once
+   * @param cacheDir its local files (RocksDB, file cache): a cache, wiped at start
+   * @param bindHost the address its data port listens on
+   * @param advertisedHost the host other workers reach its data port at
+   * @param dataPort its data port, 0 for any free one
+   * @param clusterSecret what it proves to the control plane
+   * @param connectors the sources and sinks it runs
+   */
+  public record Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost,
+      String advertisedHost, int dataPort, String clusterSecret, ConnectorFactory connectors) {}
+
+  private final Config config;
+  private final NetTransport transport;
+  private final Map<AttemptId, LocalAttempt> attempts = new ConcurrentHashMap<>();
+  private final ExecutorService requests;
+  private final ScheduledExecutorService timers;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Session session;
+  private volatile boolean closed;
+  private volatile String stopReason;
+  // set once registered (the storage is the control plane's)
+  private volatile ObjectStore store;
+  private volatile StateBackends state;
+  private volatile InProcessWorkerPool.Options options;
+
+  private WorkerProcess(Config config) {
+    this.config = config;
+    this.transport = new NetTransport(config.worker(), config.bindHost(), config.dataPort(), config.advertisedHost(),
+        new DataTokens(config.clusterSecret()));
+    this.requests = Executors.newSingleThreadExecutor(r -> thread(r, "worker-requests"));
+    this.timers = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "worker-timers"));
+  }
+
+  private static Thread thread(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** Starts the worker: it connects (and reconnects) until {@link #close}d or refused. */
+  public static WorkerProcess start(Config config) {
+    WorkerProcess w = new WorkerProcess(config);
+    w.timers.scheduleWithFixedDelay(() -> w.each(LocalAttempt::reportMetrics), METRICS_MILLIS, METRICS_MILLIS,
+        TimeUnit.MILLISECONDS);
+    w.timers.scheduleWithFixedDelay(() -> w.each(LocalAttempt::reportOutput), OUTPUT_MILLIS, OUTPUT_MILLIS,
+        TimeUnit.MILLISECONDS);
+    w.timers.execute(w::connect);
+    return w;
+  }
+
+  /** Where other workers send this one data. */
+  public String dataAddress() {
+    return transport.address();
+  }
+
+  /** Waits until the worker stops for good (refused, or closed); returns why. */
+  public String awaitStop() throws InterruptedException {
+    stopped.await();
+    return stopReason;
+  }
+
+  private void each(java.util.function.Consumer<LocalAttempt> report) {
+    for (LocalAttempt a : attempts.values()) {
+      try {
+        report.accept(a);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "reporting " + a.id() + " failed", e);
+      }
+    }
+  }
+
+  // ---- the control stream
+
+  private void connect() {
+    if (closed) {
+      return;
+    }
+    Session s = new Session();
+    session = s;
+    s.open();
+  }
+
+  private void reconnectLater(String why) {
+    if (closed) {
+      return;
+    }
+    LOG.log(System.Logger.Level.WARNING, "worker {0}: {1}; registering again in 1 s", config.worker(), why);
+    timers.schedule(this::connect, 1, TimeUnit.SECONDS);
+  }
+
+  /** Every attempt this worker runs ends here: the control plane restarts them elsewhere. */
+  private void dropAll(String why) {
+    for (AttemptId id : List.copyOf(attempts.keySet())) {
+      drop(id, why);
+    }
+  }
+
+  private void drop(AttemptId id, String why) {
+    LocalAttempt a = attempts.remove(id);
+    if (a != null) {
+      LOG.log(System.Logger.Level.INFO, "worker {0}: dropping attempt {1}: {2}", config.worker(), id, why);
+      try {
+        a.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    transport.release(id);
+  }
+
+  private void registered(Envelope.Registered r) {
+    if (state == null) {
+      try {
+        Path local = config.cacheDir();
+        Files.createDirectories(local);
+        if (!r.storage().contains("://")) {
+          Files.createDirectories(Path.of(r.storage()));
+        }
+        store = ObjectStores.open(r.storage());
+        state = new StateBackends(store, local);
+        options = new InProcessWorkerPool.Options(state.factories(), config.connectors(),
+            InProcessChannel.DEFAULT_CREDITS, store);
+      } catch (Exception e) {
+        stop("cannot open the control plane's storage " + r.storage() + ": " + e.getMessage());
+        return;
+      }
+    }
+    long every = Math.max(100, r.heartbeatMillis());
+    Session s = session;
+    timers.scheduleWithFixedDelay(() -> {
+      if (session == s) {
+        s.send(new Envelope.Heartbeat());
+      } else {
+        throw new IllegalStateException("superseded"); // ends this heartbeat schedule
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+    LOG.log(System.Logger.Level.INFO, "worker {0} registered: {1} slots, data at {2}, storage {3}", config.worker(),
+        config.slots(), transport.address(), r.storage());
+  }
+
+  private void stop(String why) {
+    stopReason = why;
+    closed = true;
+    dropAll(why);
+    stopped.countDown();
+  }
+
+  /** Carries out one request of the control plane. Request thread. */
+  private Failure handle(ControlMessage m) {
+    try {
+      if (m instanceof ControlMessage.RecoverSinks r) {
+        SinkRecoveries.run(r.deployment(), config.connectors());
+      } else if (m instanceof ControlMessage.Deploy d) {
+        AttemptId id = d.attempt();
+        Session s = session;
+        LocalAttempt a = LocalAttempt.start(d.deployment(), config.worker(), options, transport,
+            report -> s.send(new Envelope.Report(report)));
+        attempts.put(id, a);
+      } else if (m instanceof ControlMessage.TriggerCheckpoint t) {
+        LocalAttempt a = attempts.get(t.attempt());
+        if (a != null) {
+          a.trigger(t.checkpointId());
+        }
+      } else if (m instanceof ControlMessage.CheckpointComplete c) {
+        LocalAttempt a = attempts.get(c.attempt());
+        if (a == null) {
+          return new Failure(Failure.Domain.INTERNAL, true, "attempt " + c.attempt() + " does not run on worker '"
+              + config.worker() + "'");
+        }
+        a.commit(c.committables());
+      } else if (m instanceof ControlMessage.Cancel c) {
+        LocalAttempt a = attempts.get(c.attempt());
+        if (a != null) {
+          a.cancel();
+        }
+      } else if (m instanceof ControlMessage.Release r) {
+        drop(r.attempt(), "released by the control plane");
+      }
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Failure(Failure.Domain.INTERNAL, true, "interrupted");
+    } catch (RuntimeException | Error e) {
+      return Failures.classify(e).prefixed("worker '" + config.worker() + "': ");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    Session s = session;
+    if (s != null) {
+      s.close();
+    }
+    dropAll("the worker is shutting down");
+    timers.shutdownNow();
+    requests.shutdownNow();
+    transport.close();
+    if (state != null) {
+      state.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+    stopReason = stopReason == null ? "closed" : stopReason;
+    stopped.countDown();
+  }
+
+  /** One connection of the control stream. */
+  private final class Session implements StreamObserver<Envelope> {
+    private ManagedChannel channel;
+    private StreamObserver<Envelope> out;
+    private volatile boolean ended;
+
+    void open() {
+      int colon = config.controlPlane().lastIndexOf(':');
+      channel = NettyChannelBuilder.forAddress(config.controlPlane().substring(0, colon),
+              Integer.parseInt(config.controlPlane().substring(colon + 1)))
+          .usePlaintext()
+          .maxInboundMessageSize(ControlRpc.MAX_MESSAGE_BYTES)
+          .keepAliveTime(2, TimeUnit.SECONDS)
+          .keepAliveTimeout(5, TimeUnit.SECONDS)
+          .keepAliveWithoutCalls(true)
+          .build();
+      out = ClientCalls.asyncBidiStreamingCall(channel.newCall(ControlRpc.CONNECT, CallOptions.DEFAULT), this);
+      send(new Envelope.Hello(config.worker(), ProcessHandle.current().pid()));
+    }
+
+    synchronized void send(Envelope e) {
+      if (ended) {
+        return;
+      }
+      try {
+        out.onNext(e);
+      } catch (RuntimeException ex) {
+        // the stream is gone: onError follows
+      }
+    }
+
+    @Override
+    public void onNext(Envelope e) {
+      if (e instanceof Envelope.Challenge c) {
+        send(new Envelope.Register(config.worker(), ClusterSecrets.proof(config.clusterSecret(), c.nonce(),
+            config.worker()), config.slots(), transport.address(), ProcessHandle.current().pid()));
+      } else if (e instanceof Envelope.Registered r) {
+        registered(r);
+      } else if (e instanceof Envelope.Refused r) {
+        refused(r.reason());
+      } else if (e instanceof Envelope.Request r) {
+        requests.execute(() -> {
+          Failure f = handle(r.message());
+          if (r.id() != 0) {
+            send(new Envelope.Reply(r.id(), f));
+          }
+        });
+      }
+    }
+
+    private void refused(String reason) {
+      LOG.log(System.Logger.Level.WARNING, "worker {0} refused by the control plane: {1}", config.worker(), reason);
+      if (reason.startsWith("the cluster secret is wrong")) {
+        stop("refused: " + reason);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      end("the control stream ended: " + t.getMessage());
+    }
+
+    @Override
+    public void onCompleted() {
+      end("the control plane closed the control stream");
+    }
+
+    private void end(String why) {
+      synchronized (this) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+      }
+      channel.shutdownNow();
+      if (session == this) {
+        requests.execute(() -> dropAll(why));
+        requests.execute(() -> reconnectLater(why));
+      }
+    }
+
+    synchronized void close() {
+      ended = true;
+      if (out != null) {
+        try {
+          out.onCompleted();
+        } catch (RuntimeException e) {
+          // gone already
+        }
+      }
+      if (channel != null) {
+        channel.shutdownNow();
+      }
+    }
+  }
+}
