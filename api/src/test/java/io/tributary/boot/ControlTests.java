@@ -65,7 +65,7 @@ public final class ControlTests {
    * Nexmark bids per auction in 500 ms windows, 20,000 bids (2.2 s of event time), heap state, into
    * a file sink at {@code out}; {@code extra} lines are appended.
    */
-  static String bidsPerAuction(Path out, int maxRecordsPerSecond, String checkpointInterval, String extra) {
+  public static String bidsPerAuction(Path out, int maxRecordsPerSecond, String checkpointInterval, String extra) {
     return """
         name: bids
         parallelism: {initial: 2, min: 1, max: 2}
@@ -91,7 +91,7 @@ public final class ControlTests {
   }
 
   /** What the job of {@code spec} commits to {@code out} when it runs once to its end, without failures. */
-  static List<String> reference(String spec, Path out) throws InterruptedException {
+  public static List<String> reference(String spec, Path out) throws InterruptedException {
     HeapStateBackendFactory heap = new HeapStateBackendFactory();
     LocalRun.runToEnd(Planner.plan(JobSpecs.parse(spec)), InProcessWorkerPool.Options.of(Map.of(heap.name(), heap)));
     List<String> lines = committed(out);
@@ -100,12 +100,12 @@ public final class ControlTests {
   }
 
   /** The committed lines of a file sink: its visible {@code part-*.jsonl} files, sorted. */
-  static List<String> committed(Path dir) {
+  public static List<String> committed(Path dir) {
     return io.tributary.run.FaultRuns.committed(dir);
   }
 
   /** Files of a file sink that are not output (in progress, or pending a commit). */
-  static List<String> hidden(Path dir) {
+  public static List<String> hidden(Path dir) {
     return io.tributary.run.FaultRuns.hidden(dir);
   }
 
@@ -125,7 +125,7 @@ public final class ControlTests {
   }
 
   /** Polls {@code condition} every few milliseconds until it holds; fails after {@code timeout}. */
-  static void await(String what, Duration timeout, BooleanSupplier condition) {
+  public static void await(String what, Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -136,7 +136,7 @@ public final class ControlTests {
   }
 
   /** Waits until the job is in {@code state}; fails with its events otherwise. */
-  static JobView awaitState(JobManager jobs, String project, String name, ObservedState state) {
+  public static JobView awaitState(JobManager jobs, String project, String name, ObservedState state) {
     try {
       await(project + "/" + name + " " + state, Duration.ofSeconds(30), () -> {
         ObservedState now = jobs.get(project, name).observed();
@@ -158,7 +158,7 @@ public final class ControlTests {
         .map(e -> e.from() + "->" + e.to()).toList();
   }
 
-  static String timeline(List<JobEvent> events) {
+  public static String timeline(List<JobEvent> events) {
     StringBuilder b = new StringBuilder();
     for (JobEvent e : events) {
       b.append(e.seq()).append(' ').append(e.time()).append(' ').append(e.type()).append(": ").append(e.message())

@@ -1,0 +1,269 @@
+package io.tributary.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.boot.ClusterSecret;
+import io.tributary.boot.ControlTests;
+import io.tributary.boot.EmbeddedServices;
+import io.tributary.boot.WorkersOption;
+import io.tributary.connectors.kafka.KafkaBroker;
+import io.tributary.worker.remote.RemoteWorkerPool;
+import io.tributary.worker.task.ConnectorFactory;
+import io.tributary.scheduler.lifecycle.ControlPlaneServices;
+import io.tributary.scheduler.lifecycle.JobEvent;
+import io.tributary.scheduler.lifecycle.JobManager;
+import io.tributary.scheduler.lifecycle.ObservedState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exactly-once output (contract C10) through worker processes killed with {@code kill -9}: a control
+ * plane with three local worker processes runs a keyed window job; five times, at a random moment, a
+ * random worker process running its tasks is killed; the supervisor replaces it and the job restarts from its latest
+ * checkpoint on the remaining capacity. The committed output is exactly that of an uninterrupted run:
+ * no gap, no duplicate.
+ */
+class WorkerKillIT {
+  private static final String P = "default";
+  private static final int KILLS = 5;
+  private static final Pattern EPOCH = Pattern.compile("run started \\(epoch (\\d+)\\)");
+  private static KafkaBroker kafka;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void startKafka() throws Exception {
+    kafka = KafkaBroker.start();
+  }
+
+  @AfterAll
+  static void stopKafka() {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  private RemoteWorkerPool pool;
+
+  private JobManager controlPlane(Path data) {
+    ControlPlaneServices services = EmbeddedServices.open(data, ConnectorFactory.standard(),
+        new WorkersOption(WorkersOption.Kind.LOCAL, 3, 2, "127.0.0.1", 0, Duration.ofSeconds(5)),
+        new ClusterSecret("worker-kill-it-cluster-secret", false));
+    pool = (RemoteWorkerPool) services.pool();
+    return JobManager.open(ControlTests.settings().withActionTimeout(Duration.ofSeconds(60)), services);
+  }
+
+  @Timeout(240)
+  @Test
+  void kafkaToKafkaExactlyOnceThroughFiveKills() throws Exception {
+    int partitions = 3;
+    kafka.createTopic("clicks", partitions);
+    kafka.createTopic("counts", partitions);
+    Map<String, Long> expected = produceClicks("clicks", partitions, 24_000);
+    String spec = """
+        name: counts
+        parallelism: 2
+        checkpoints: {interval: 300ms}
+        state: {backend: forst}
+        sources:
+          clicks:
+            type: kafka
+            bootstrapServers: "%1$s"
+            topic: clicks
+            startFrom: earliest
+            maxRecordsPerSecond: 1200
+            eventTime: {field: ts}
+        operators:
+          - {id: per-user, input: clicks, keyBy: [user], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: counts, keyFields: [user],
+                delivery: exactly-once, transactionalIdPrefix: kill-it}
+        """.formatted(kafka.bootstrapServers());
+    try (JobManager jobs = controlPlane(tmp.resolve("data"))) {
+      jobs.apply(P, "counts", spec, null);
+      killFiveTimes(jobs, "counts");
+      Map<String, Long> committed = new TreeMap<>();
+      WorkerProcesses.await("every window result is committed", Duration.ofSeconds(120), () -> {
+        committed.clear();
+        committed.putAll(readCommitted("counts", partitions));
+        return committed.size() >= expected.size();
+      });
+      assertThat(committed).as("committed window results (read_committed)").isEqualTo(expected);
+    }
+  }
+
+  @Timeout(240)
+  @Test
+  void fileSinkExactlyOnceThroughFiveKills() throws Exception {
+    Path out = tmp.resolve("out");
+    String spec = ControlTests.bidsPerAuction(out, 1500, "300ms", "").replace("events: 20000", "events: 40000");
+    List<String> expected = ControlTests.reference(spec, out);
+    deleteTree(out);
+    try (JobManager jobs = controlPlane(tmp.resolve("data"))) {
+      jobs.apply(P, "bids", spec, null);
+      killFiveTimes(jobs, "bids");
+      ControlTests.awaitState(jobs, P, "bids", ObservedState.FINISHED);
+      List<String> committed = ControlTests.committed(out);
+      assertThat(committed).as("committed output").containsExactlyElementsOf(expected);
+      assertThat(ControlTests.hidden(out)).as("nothing left in progress").isEmpty();
+    }
+  }
+
+  /**
+   * Five times: waits until the job runs and has completed a checkpoint since it started, then for a
+   * random moment, then kills a random worker process, and waits until the job runs again.
+   */
+  private void killFiveTimes(JobManager jobs, String name) {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    System.out.println("WorkerKillIT seed " + seed);
+    for (int k = 0; k < KILLS; k++) {
+      int epoch = awaitRunningWithACheckpoint(jobs, name);
+      LockSupport.parkNanos(Duration.ofMillis(200 + random.nextInt(1500)).toNanos()); // a random moment
+      // a random worker running tasks of the job (killing an idle one restarts nothing)
+      List<RemoteWorkerPool.WorkerInfo> workers = pool.workers().stream().filter(w -> w.freeSlots() < w.slots())
+          .toList();
+      assertThat(workers).as("the local pool's worker processes running the job").isNotEmpty();
+      RemoteWorkerPool.WorkerInfo victim = workers.get(random.nextInt(workers.size()));
+      System.out.println("kill -9 " + victim.id() + " (pid " + victim.pid() + ") in epoch " + epoch);
+      ProcessHandle.of(victim.pid()).orElseThrow().destroyForcibly();
+      int after = epoch;
+      try {
+        WorkerProcesses.await("the job restarts after kill " + (k + 1), Duration.ofSeconds(60), () ->
+            latestEpoch(jobs, name) > after || jobs.get(P, name).observed() == ObservedState.FINISHED);
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; events:\n" + ControlTests.timeline(jobs.events(P, name)), e);
+      }
+    }
+    System.out.println(ControlTests.timeline(jobs.events(P, name)));
+  }
+
+  /** Waits until the job RUNs and completed a checkpoint in its current epoch; returns the epoch. */
+  private static int awaitRunningWithACheckpoint(JobManager jobs, String name) {
+    int[] epoch = {-1};
+    WorkerProcesses.await(name + " runs and checkpoints", Duration.ofSeconds(60), () -> {
+      var view = jobs.get(P, name);
+      if (view.observed() == ObservedState.FAILED) {
+        throw new AssertionError("the job failed: " + view.failure() + "\n" + ControlTests.timeline(jobs.events(P, name)));
+      }
+      epoch[0] = latestEpoch(jobs, name);
+      List<JobEvent> events = jobs.events(P, name);
+      boolean checkpointed = view.lastCheckpoint() != null && view.lastCheckpoint().completedAt() != null
+          && startedAt(events) != null && view.lastCheckpoint().completedAt().isAfter(startedAt(events));
+      return view.observed() == ObservedState.RUNNING && checkpointed;
+    });
+    return epoch[0];
+  }
+
+  private static java.time.Instant startedAt(List<JobEvent> events) {
+    java.time.Instant at = null;
+    for (JobEvent e : events) {
+      if (EPOCH.matcher(e.message()).find()) {
+        at = e.time();
+      }
+    }
+    return at;
+  }
+
+  private static int latestEpoch(JobManager jobs, String name) {
+    int epoch = -1;
+    for (JobEvent e : jobs.events(P, name)) {
+      Matcher m = EPOCH.matcher(e.message());
+      if (m.find()) {
+        epoch = Math.max(epoch, Integer.parseInt(m.group(1)));
+      }
+    }
+    return epoch;
+  }
+
+  /**
+   * Writes {@code n} clicks of 40 users, 10 per millisecond of event time, spread over the partitions in
+   * event-time order, then one record per partition an hour later so every window closes.
+   *
+   * @return the count per {@code user@window_start} the job must commit
+   */
+  private static Map<String, Long> produceClicks(String topic, int partitions, int n) {
+    Map<String, Long> expected = new TreeMap<>();
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      for (int i = 0; i < n; i++) {
+        String user = "u" + (i % 40);
+        long ts = i / 10;
+        producer.send(new ProducerRecord<>(topic, i % partitions, null, "{\"user\":\"" + user + "\",\"ts\":" + ts + "}"));
+        expected.merge(user + "@" + (ts / 1000 * 1000), 1L, Long::sum);
+      }
+      for (int part = 0; part < partitions; part++) {
+        producer.send(new ProducerRecord<>(topic, part, null, "{\"user\":\"end\",\"ts\":" + (n / 10 + 3_600_000) + "}"));
+      }
+    }
+    return expected;
+  }
+
+  private static Map<String, Long> readCommitted(String topic, int partitions) {
+    List<TopicPartition> tps = IntStream.range(0, partitions).mapToObj(i -> new TopicPartition(topic, i)).toList();
+    Map<String, Long> out = new HashMap<>();
+    List<String> duplicates = new ArrayList<>();
+    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
+      c.assign(tps);
+      c.seekToBeginning(tps);
+      Map<TopicPartition, Long> end = c.endOffsets(tps);
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+        c.poll(Duration.ofMillis(100)).forEach(r -> {
+          Map<String, Object> m = parse(r.value());
+          String key = m.get("user") + "@" + m.get("window_start");
+          if (out.put(key, ((Number) m.get("n")).longValue()) != null) {
+            duplicates.add(key);
+          }
+        });
+      }
+    }
+    assertThat(duplicates).as("results committed more than once").isEmpty();
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> parse(String json) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Map.class);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (java.nio.file.Files.exists(dir)) {
+      try (var s = java.nio.file.Files.walk(dir)) {
+        s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+}
