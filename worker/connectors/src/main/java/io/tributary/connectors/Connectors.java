@@ -33,8 +33,9 @@ import java.util.Locale;
  *   <li>{@code file} sink: {@code path} (a directory). {@code kafka} sink: {@code
  *       bootstrapServers}, {@code topic}, {@code keyFields}, {@code properties}, {@code delivery}
  *       (at-least-once|exactly-once|upsert, default at-least-once), {@code transactionalIdPrefix}
- *       and {@code transactionTimeout} (exactly-once only; see {@link KafkaSink}). {@code stdout} and {@code
- *       blackhole} sinks take none.
+ *       and {@code transactionTimeout} (exactly-once only; see {@link KafkaSink}). {@code stdout} takes none; {@code
+ *       blackhole} takes {@code maxRecordsPerSecond} (a slow downstream, for load tests; 0 or absent:
+ *       as fast as records come).
  * </ul>
  */
 public final class Connectors {
@@ -71,8 +72,8 @@ public final class Connectors {
         yield new StdoutSink();
       }
       case "blackhole" -> {
-        p.allowOnly();
-        yield new BlackholeSink(plan.id());
+        p.allowOnly("maxRecordsPerSecond");
+        yield new BlackholeSink(plan.id(), p.positiveNumber("maxRecordsPerSecond", 0));
       }
       default -> throw new ConnectorException("sink '" + plan.id() + "': unknown type '" + plan.type()
           + "'; use one of file, kafka, stdout, blackhole");

@@ -52,7 +52,7 @@ public final class ConnectorRules {
         optional("transactionalIdPrefix", STRING), optional("transactionTimeout", POSITIVE_DURATION),
         optional("properties", STRING_MAP)));
     m.put("stdout", List.of());
-    m.put("blackhole", List.of());
+    m.put("blackhole", List.of(optional("maxRecordsPerSecond", POSITIVE_NUMBER)));
     return Collections.unmodifiableMap(m);
   }
 

@@ -154,8 +154,11 @@ public final class RemoteWorkerPool implements WorkerPool {
     return out;
   }
 
-  /** Reports fenced so far: sent by workers for attempts not deployed on them (any more). */
-  public long fencedReports() {
+  /**
+   * Messages fenced so far: reports of attempts not deployed on the reporting worker (any more), and
+   * anything a worker said after it was declared lost.
+   */
+  public long fencedMessages() {
     return fencedReports.get();
   }
 
@@ -274,8 +277,8 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   /** A worker that was lost spoke again: fence it, tell it to drop what it runs, end its stream. */
   private void fenced(WorkerSession s, Envelope e) {
+    fencedReports.incrementAndGet();
     if (e instanceof Envelope.Report r) {
-      fencedReports.incrementAndGet();
       s.tell(new ControlMessage.Release(r.report().attempt()));
     }
     s.send(new Envelope.Refused("this worker was declared lost (" + s.worker() + "); drop every task and "
