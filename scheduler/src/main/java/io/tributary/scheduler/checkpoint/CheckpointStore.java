@@ -78,7 +78,8 @@ public final class CheckpointStore {
    * @param stateBytes size of the keyed state it references (its full size)
    * @param durationMillis from trigger to completion (for a savepoint: copies included)
    * @param parallelism the largest parallelism of its tasks
-   * @param completedAtMillis wall-clock completion time (its pointer advanced)
+   * @param completedAtMillis wall-clock completion time (its pointer advanced): the trigger time plus
+   *     the duration in entries of this version
    * @param triggeredAtMillis wall-clock time it was triggered
    * @param alignmentNanos the longest any task's barrier waited for its slowest input channel
    * @param incrementalBytes the keyed state its tasks wrote new for it: state files and change-log
