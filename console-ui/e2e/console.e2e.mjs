@@ -6,9 +6,13 @@
 // Environment: BASE_URL (required), TOKEN (required), PROJECT (default "default"),
 // SCREENSHOT_DIR (default target/screenshots), CHROMIUM (default /usr/bin/chromium),
 // E2E_TIMEOUT_MS (how long a job may take to change state; default 120000).
-// It signs in, creates a throttled Nexmark job in the editor, previews and applies it, sees it
-// running with moving charts, stops it with a savepoint, resumes it, and stops it again at the end.
-// Exits 0 on success; else prints one line with the reason and exits 1.
+// LIVE_JOB (optional) names a job already applied to the server, the README's live example: its
+// watermark lag must be under a minute, its checkpoints must show a duration and a size, and the
+// live output of every sink must be one readable table per sink.
+// It signs in, looks at the live example, creates a throttled Nexmark job (its event time pinned to
+// 2026-01-01 by startTime, so its watermark lag is large) in the editor, previews and
+// applies it, sees it running with moving charts, stops it with a savepoint, resumes it, and stops
+// it again at the end. Exits 0 on success; else prints one line with the reason and exits 1.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -19,6 +23,8 @@ const PROJECT = process.env.PROJECT || 'default';
 const SCREENSHOT_DIR = resolve(process.env.SCREENSHOT_DIR || 'target/screenshots');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT_MS || 120_000);
 const JOB = `e2e-${Date.now().toString(36)}`;
+const LIVE_JOB = process.env.LIVE_JOB || '';
+const LAG_LIMIT_MS = 60_000;
 
 const SPEC = `name: ${JOB}
 parallelism: {initial: 1, min: 1, max: 2}
@@ -27,6 +33,7 @@ sources:
   bids:
     type: nexmark
     kind: bid
+    startTime: 1767225600000
     maxRecordsPerSecond: 200
     eventTime: {field: dateTime, maxOutOfOrderness: 1s}
 operators:
@@ -87,6 +94,90 @@ async function recordsIn() {
   return { points, value: raw === '' || raw === null ? null : Number(raw) };
 }
 
+/** The newest value a chart shows (its `data-value`), or null while it has none. */
+async function chartValue(testId) {
+  const raw = await page.getByTestId(testId).getAttribute('data-value').catch(() => null);
+  return raw === '' || raw === null ? null : Number(raw);
+}
+
+/**
+ * The header rows of every live output table, with the top edge of each header cell: a header
+ * row is laid out in one line when all its cells share one top edge.
+ */
+async function outputHeaders() {
+  return page.locator('table[aria-label^="Live output of "]').evaluateAll((tables) =>
+    tables.map((t) => ({
+      name: t.getAttribute('aria-label'),
+      headerRows: t.querySelectorAll('thead tr').length,
+      tops: Array.from(t.querySelectorAll('thead th')).map((th) => Math.round(th.getBoundingClientRect().top)),
+      columns: Array.from(t.querySelectorAll('thead th')).map((th) => th.textContent),
+      rows: t.querySelectorAll('tbody tr').length,
+      firstRow: Array.from(t.querySelectorAll('tbody tr:first-child td')).map((td) => td.textContent),
+    })),
+  );
+}
+
+/** The README's live example: lag under a minute, checkpoint figures, one table per sink. */
+async function liveExample() {
+  await step(`open the live example ${LIVE_JOB}`, async () => {
+    await page.getByRole('link', { name: LIVE_JOB, exact: true }).click();
+    await page.waitForURL((url) => url.hash === `#/jobs/${PROJECT}/${LIVE_JOB}`);
+    await waitForState('running');
+  });
+
+  await step('see its watermark lag under a minute', async () => {
+    const lag = await until('a watermark lag', async () => chartValue('chart-watermark-lag-watermarkLag'), 60_000);
+    if (lag >= LAG_LIMIT_MS) throw new Error(`the live example's watermark lag is ${lag} ms, not under a minute`);
+    const jobs = await page.request.get(new URL(`/v1/projects/${PROJECT}/jobs/${LIVE_JOB}/metrics`, BASE_URL).href, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    const apiLag = (await jobs.json()).watermarkLagMillis;
+    if (!(apiLag < LAG_LIMIT_MS)) throw new Error(`GET .../metrics says the watermark lags ${apiLag} ms`);
+    log(`watermark lag ${lag} ms in the console, ${apiLag} ms in the API`);
+    await until('the records-in chart to have a few samples', async () =>
+      Number(await page.getByTestId('chart-records').getAttribute('data-points')) >= 4, 30_000);
+    await screenshot('live-overview');
+  });
+
+  await step('see its checkpoints with a duration and a size', async () => {
+    await page.getByRole('tab', { name: 'Checkpoints' }).click();
+    const table = page.getByRole('table', { name: 'Checkpoints' });
+    const row = await until('a completed checkpoint with its figures', async () => {
+      const rows = await table.locator('tbody tr').filter({ hasText: 'completed' }).all().catch(() => []);
+      for (const r of rows) {
+        const duration = (await r.getByTestId('checkpoint-duration').textContent())?.trim();
+        const size = (await r.getByTestId('checkpoint-size').textContent())?.trim();
+        if (duration && duration !== '—' && size && size !== '—') return { duration, size };
+      }
+      return null;
+    }, 60_000);
+    if (!/\d+(\.\d)? (ms|s)$/.test(row.duration)) throw new Error(`a checkpoint's duration reads "${row.duration}"`);
+    if (!/\d+(\.\d)? (B|KiB|MiB|GiB)$/.test(row.size)) throw new Error(`a checkpoint's size reads "${row.size}"`);
+    log(`a completed checkpoint took ${row.duration} and holds ${row.size}`);
+    await screenshot('live-checkpoints');
+  });
+
+  await step('see the live output of every sink, one table each', async () => {
+    await page.getByRole('tab', { name: 'Live output' }).click();
+    const select = page.getByRole('combobox', { name: 'Operator' });
+    if ((await select.inputValue()) !== '') throw new Error('the live output does not start with every sink');
+    const tables = await until('a table with records for each of the two sinks', async () => {
+      const t = await outputHeaders();
+      return t.length >= 2 && t.every((x) => x.rows > 0) ? t : null;
+    }, 60_000);
+    for (const t of tables) {
+      if (t.headerRows !== 1) throw new Error(`${t.name} has ${t.headerRows} header rows`);
+      if (new Set(t.tops).size !== 1) throw new Error(`the header of ${t.name} is not one row: tops ${t.tops.join(', ')}`);
+      const at = t.columns.indexOf('window_start');
+      if (at < 0) throw new Error(`${t.name} has no window_start column: ${t.columns.join(', ')}`);
+      const shown = t.firstRow[at] ?? '';
+      if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/.test(shown)) throw new Error(`window_start in ${t.name} reads "${shown}"`);
+      log(`${t.name}: one header row (${t.columns.join(', ')}), window_start shown as ${shown}`);
+    }
+    await screenshot('live-output');
+  });
+}
+
 async function main() {
   if (!BASE_URL || !TOKEN) throw new Error('set BASE_URL and TOKEN');
   await mkdir(SCREENSHOT_DIR, { recursive: true });
@@ -107,8 +198,17 @@ async function main() {
       await page.getByLabel('Project').fill(PROJECT);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      if (LIVE_JOB) {
+        const row = page.locator(`tr[data-job="${LIVE_JOB}"]`);
+        await until(`${LIVE_JOB} in the jobs table with its figures`, async () =>
+          (await row.count()) > 0 && !(await row.locator('td').nth(4).textContent())?.includes('—'), 30_000);
+        const cells = await row.locator('td').allTextContents();
+        log(`the jobs table shows ${cells.map((c) => c.trim()).join(' | ')}`);
+      }
       await screenshot('jobs');
     });
+
+    if (LIVE_JOB) await liveExample();
 
     await step(`create job ${JOB} in the editor`, async () => {
       await page.getByRole('link', { name: 'New job' }).click();
@@ -147,6 +247,10 @@ async function main() {
           ? `records in went from ${first.value}/s to ${second.value}/s`
           : `records in steady at ${second.value}/s while the chart advanced ${second.points - first.points} samples`,
       );
+      // its startTime pins event time to 2026-01-01: the lag is large, and its chart's labels must fit
+      const lag = await until('a watermark lag', async () => chartValue('chart-watermark-lag-watermarkLag'), 30_000);
+      if (!(lag > 86_400_000)) throw new Error(`with startTime 2026-01-01 the watermark lags only ${lag} ms`);
+      log(`with a pinned startTime the watermark lags ${Math.round(lag / 86_400_000)} days`);
       await screenshot('job-running');
     });
 
@@ -157,7 +261,7 @@ async function main() {
         (await page.getByTestId('output-status').textContent())?.trim() === 'live', 15_000).catch(() => false);
       const rows = live
         ? await until('an output record', async () =>
-            (await page.getByRole('table', { name: 'Live output' }).locator('tbody tr').count()) > 0, 10_000).catch(() => false)
+            (await page.locator('table[aria-label^="Live output of "] tbody tr').count()) > 0, 10_000).catch(() => false)
         : false;
       log(live ? (rows ? 'live output shows records' : 'live output connected, no record yet') : 'live output did not connect');
       await screenshot('job-output');

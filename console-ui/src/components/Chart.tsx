@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { AXIS_FONT, axisSize } from '../lib/axis';
 import { columns, HISTORY_WINDOW_MS, latest, type Sample, type SeriesKey } from '../lib/history';
 
 export interface ChartSeries {
@@ -23,6 +24,7 @@ export function Chart({
   testId,
   integer = false,
   emptyMax = 1,
+  incrs,
 }: {
   title: string;
   series: ChartSeries[];
@@ -33,6 +35,8 @@ export function Chart({
   integer?: boolean;
   /** The top of the value axis while every value is 0 or absent, in the series' unit. */
   emptyMax?: number;
+  /** Tick steps of the value axis, in the series' unit (`DURATION_INCRS`, `BYTE_INCRS`); default decimal. */
+  incrs?: readonly number[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -49,6 +53,7 @@ export function Chart({
       width: Math.max(200, el.clientWidth),
       height: HEIGHT,
       legend: { show: false },
+      padding: [10, null, null, null], // room above for the top label; uPlot sizes the other sides
       cursor: { drag: { x: false, y: false } },
       scales: {
         x: {
@@ -63,17 +68,20 @@ export function Chart({
       axes: [
         {
           stroke: '#64748b',
+          font: AXIS_FONT,
           grid: { stroke: '#e2e8f0', width: 1 },
           ticks: { show: false },
           values: (_u, splits) => splits.map(clockTime),
         },
         {
           stroke: '#64748b',
-          size: 64,
+          font: AXIS_FONT,
+          // as wide as its widest label, so "331 d 11 h" fits as well as "1 s"
+          size: (_u, values) => axisSize(values),
           grid: { stroke: '#e2e8f0', width: 1 },
           ticks: { show: false },
           values: (_u, splits) => splits.map((v) => formatRef.current(v)),
-          ...(integer ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] } : {}),
+          ...(integer ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] } : incrs ? { incrs: [...incrs] } : {}),
         },
       ],
       series: [
@@ -96,7 +104,7 @@ export function Chart({
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [keys, integer, emptyMax]); // a chart's series are fixed; `keys` names them
+  }, [keys, integer, emptyMax, incrs]); // a chart's series are fixed; `keys` names them
 
   useEffect(() => {
     plot.current?.setData(columns(history, seriesRef.current.map((s) => s.key)) as uPlot.AlignedData);

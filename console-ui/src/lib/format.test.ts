@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBytes, formatDuration, formatRate } from './format';
+import { formatAge, formatBytes, formatDuration, formatEpochMillis, formatRate, formatTime } from './format';
 
 describe('format', () => {
   it('writes durations for people', () => {
@@ -25,5 +25,14 @@ describe('format', () => {
     expect(formatRate(12.5)).toBe('12.5');
     expect(formatRate(1000)).toBe('1,000');
     expect(formatRate(2_500_000)).toBe('2.5 M');
+  });
+
+  it('writes instants in local time, with milliseconds when asked or when they are not whole seconds', () => {
+    const at = new Date(2026, 11, 2, 10, 0, 5, 108);
+    expect(formatTime(at.toISOString())).toBe('2026-12-02 10:00:05');
+    expect(formatTime(at.toISOString(), true)).toBe('2026-12-02 10:00:05.108');
+    expect(formatEpochMillis(at.getTime())).toBe('2026-12-02 10:00:05.108');
+    expect(formatEpochMillis(at.getTime() - 108)).toBe('2026-12-02 10:00:05');
+    expect(formatTime(undefined)).toBe('—');
   });
 });

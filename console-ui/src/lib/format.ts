@@ -37,13 +37,28 @@ export function formatAge(iso: string | null | undefined, now: number): string {
   return `${Math.floor(ago / DAY)} d ago`;
 }
 
-/** An absolute local time for tooltips and tables: "2026-05-01 10:00:05". */
-export function formatTime(iso: string | null | undefined): string {
+/**
+ * An absolute local time for tooltips and tables: "2026-05-01 10:00:05", with milliseconds
+ * ("10:00:05.108") when `millis` is set.
+ */
+export function formatTime(iso: string | null | undefined, millis = false): string {
   if (!iso) return '—';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '—';
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())} ${p(at.getHours())}:${p(at.getMinutes())}:${p(at.getSeconds())}`;
+  return localTime(at, millis);
+}
+
+/** Epoch milliseconds as a local instant: "2026-05-01 10:00:05", or "…10:00:05.250" when not whole seconds. */
+export function formatEpochMillis(ms: number): string {
+  const at = new Date(ms);
+  if (Number.isNaN(at.getTime())) return String(ms);
+  return localTime(at, at.getMilliseconds() !== 0);
+}
+
+function localTime(at: Date, millis: boolean): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const base = `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())} ${p(at.getHours())}:${p(at.getMinutes())}:${p(at.getSeconds())}`;
+  return millis ? `${base}.${p(at.getMilliseconds(), 3)}` : base;
 }
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -3,6 +3,7 @@ import type { Job, JobEvent, JobMetrics } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Chart } from '../components/Chart';
 import { JobGraph } from '../components/JobGraph';
+import { BYTE_INCRS, DURATION_INCRS } from '../lib/axis';
 import { formatBytes, formatDuration, formatRate } from '../lib/format';
 import { stageLoads } from '../lib/graph';
 import type { Sample } from '../lib/history';
@@ -49,9 +50,9 @@ export function JobOverview({
             { key: 'recordsOut', label: 'out', color: '#16a34a' },
           ]}
         />
-        <Chart title="Watermark lag" testId="chart-watermark-lag" history={history} format={formatDuration} emptyMax={1000} series={[{ key: 'watermarkLag', label: 'lag', color: '#d97706' }]} />
-        <Chart title="Checkpoint duration" testId="chart-checkpoint-duration" history={history} format={formatDuration} emptyMax={1000} series={[{ key: 'checkpointDuration', label: 'duration', color: '#7c3aed' }]} />
-        <Chart title="Checkpoint size" testId="chart-checkpoint-size" history={history} format={formatBytes} emptyMax={1024} series={[{ key: 'checkpointSize', label: 'size', color: '#0891b2' }]} />
+        <Chart title="Watermark lag" testId="chart-watermark-lag" history={history} format={formatDuration} incrs={DURATION_INCRS} emptyMax={1000} series={[{ key: 'watermarkLag', label: 'lag', color: '#d97706' }]} />
+        <Chart title="Checkpoint duration" testId="chart-checkpoint-duration" history={history} format={formatDuration} incrs={DURATION_INCRS} emptyMax={1000} series={[{ key: 'checkpointDuration', label: 'duration', color: '#7c3aed' }]} />
+        <Chart title="Checkpoint size" testId="chart-checkpoint-size" history={history} format={formatBytes} incrs={BYTE_INCRS} emptyMax={1024} series={[{ key: 'checkpointSize', label: 'size', color: '#0891b2' }]} />
         <Chart title="Parallelism" testId="chart-parallelism" history={history} format={integer} integer series={[{ key: 'parallelism', label: 'parallelism', color: '#475569' }]} />
       </div>
       <section className="card">

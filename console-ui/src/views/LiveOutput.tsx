@@ -3,9 +3,9 @@ import { ApiError, describeError } from '../api/client';
 import { useApi } from '../api/context';
 import type { ExecutionPlan, Job, OutputRecord } from '../api/types';
 import { Banner, EmptyState } from '../components/Banner';
-import { formatTime } from '../lib/format';
-import { formatCell, keepNewest, outputColumns, recordOf } from '../lib/output';
+import { bySink, keepNewest, recordOf, timeFields } from '../lib/output';
 import { readSse } from '../lib/sse';
+import { SinkTable } from './SinkTable';
 
 type Status =
   | { kind: 'paused' }
@@ -17,7 +17,11 @@ type Status =
 const RETRY_MS = 3000;
 const FLUSH_MS = 250;
 
-/** The last records the job's sinks produced, streaming from the server (GET .../output). */
+/**
+ * The last records the job's sinks produced, streaming from the server (GET .../output): one table
+ * per sink, each with the columns of its own records; window bounds and event times shown as
+ * readable instants (the raw value in the cell's tooltip).
+ */
 export function LiveOutput({ job, plan }: { job: Job; plan: ExecutionPlan | null }) {
   const api = useApi();
   const [operator, setOperator] = useState('');
@@ -79,7 +83,8 @@ export function LiveOutput({ job, plan }: { job: Job; plan: ExecutionPlan | null
   }, [api, job.project, job.name, operator, paused]);
 
   const sinks = plan?.stages.flatMap((s) => s.operators).filter((op) => op.kind === 'sink') ?? [];
-  const columns = outputColumns(records);
+  const groups = bySink(records, sinks.map((op) => op.id));
+  const times = timeFields(job.spec);
 
   return (
     <section className="card">
@@ -121,33 +126,10 @@ export function LiveOutput({ job, plan }: { job: Job; plan: ExecutionPlan | null
           </EmptyState>
         )
       ) : (
-        <div className="table-scroll">
-          <table className="table table-dense" aria-label="Live output">
-            <thead>
-              <tr>
-                <th>Time</th>
-                {!operator && <th>Sink</th>}
-                {columns.length === 0 ? <th>Value</th> : columns.map((c) => <th key={c} className="field">{c}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {records.map((r, i) => (
-                <tr key={i}>
-                  <td className="tabular nowrap">{formatTime(r.at)}</td>
-                  {!operator && <td className="mono">{r.operatorId}</td>}
-                  {columns.length === 0 ? (
-                    <td className="mono">{formatCell(r.value)}</td>
-                  ) : (
-                    columns.map((c) => (
-                      <td key={c} className={typeof r.value[c] === 'number' ? 'num' : 'mono'}>
-                        {formatCell(r.value[c])}
-                      </td>
-                    ))
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="stack output-tables">
+          {groups.map((g) => (
+            <SinkTable key={g.operatorId} output={g} times={times} titled={!operator || groups.length > 1} />
+          ))}
         </div>
       )}
     </section>

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
-import type { Savepoint } from '../api/types';
+import type { Checkpoint, Savepoint } from '../api/types';
 import { SnapshotTables } from './SnapshotTables';
 
 const savepoints: Savepoint[] = [
@@ -11,10 +11,26 @@ const savepoints: Savepoint[] = [
   { id: 'sp-3', status: 'completed', triggeredAt: '2026-05-01T09:00:00Z' },
 ];
 
+const checkpoints: Checkpoint[] = [
+  {
+    id: 43,
+    status: 'completed',
+    triggeredAt: '2026-05-01T10:59:50Z',
+    completedAt: '2026-05-01T10:59:50.108Z',
+    durationMillis: 108,
+    alignmentMillis: 2,
+    sizeBytes: 163_840,
+    incrementalSizeBytes: 20_480,
+    uploadedBytes: 24_117,
+    parallelism: 2,
+  },
+  { id: 12, status: 'completed', triggeredAt: '2026-05-01T09:30:00Z', completedAt: '2026-05-01T09:30:00Z' },
+];
+
 function renderTables(onDeleteSavepoint?: (id: string) => Promise<void>) {
   render(
     <SnapshotTables
-      data={{ checkpoints: [], savepoints }}
+      data={{ checkpoints, savepoints }}
       error={null}
       now={Date.parse('2026-05-01T11:00:00Z')}
       onDeleteSavepoint={onDeleteSavepoint}
@@ -66,5 +82,18 @@ describe('SnapshotTables', () => {
     expect(screen.queryByRole('button', { name: /Delete/ })).toBeNull();
     const row = screen.getByRole('cell', { name: 'sp-3' }).closest('tr');
     expect(row?.textContent).toContain('—');
+  });
+
+  it('shows every figure of a checkpoint, and a dash for what an entry of an older version lacks', () => {
+    renderTables();
+    const table = screen.getByRole('table', { name: 'Checkpoints' });
+    const headers = Array.from(table.querySelectorAll('th')).map((h) => h.textContent);
+    expect(headers).toEqual(['Id', 'Status', 'Taken', 'Duration', 'Alignment', 'Size', 'Incremental', 'Uploaded', 'Parallelism']);
+    const [, recent, old] = Array.from(table.querySelectorAll('tr'));
+    expect(Array.from(recent!.querySelectorAll('td')).map((c) => c.textContent)).toEqual([
+      '43', 'completed', '10 s ago', '108 ms', '2 ms', '160 KiB', '20 KiB', '24 KiB', '2',
+    ]);
+    expect(recent!.querySelectorAll('td')[2]!.getAttribute('title')).toMatch(/^triggered .*:59:50\.000, completed .*:59:50\.108$/);
+    expect(Array.from(old!.querySelectorAll('td')).slice(3).map((c) => c.textContent)).toEqual(['—', '—', '—', '—', '—', '—']);
   });
 });

@@ -72,7 +72,9 @@ export function SnapshotTables({
                 <th>Trigger</th>
                 <th>Taken</th>
                 <th className="num">Duration</th>
-                <th className="num">Size</th>
+                <th className="num" title="The longest a task held its barrier waiting for its other inputs">Alignment</th>
+                <th className="num" title="The keyed state it holds">Size</th>
+                <th className="num" title="Bytes written for it: new state, timers and metadata (copies of earlier files not counted)">Uploaded</th>
                 <th className="num">Parallelism</th>
                 {onDeleteSavepoint && <th aria-label="Actions" />}
               </tr>
@@ -85,10 +87,12 @@ export function SnapshotTables({
                     <span className={`badge badge-${STATUS_TONE[s.status]}`}>{s.status}</span>
                     {s.failureReason && <span className="muted block small">{s.failureReason}</span>}
                   </td>
-                  <td>{s.trigger}</td>
-                  <td title={formatTime(s.triggeredAt)}>{formatAge(s.triggeredAt, now)}</td>
+                  <td>{s.trigger ?? '—'}</td>
+                  <td className="nowrap" title={timesTitle(s)}>{formatAge(s.triggeredAt, now)}</td>
                   <td className="num">{formatDuration(s.durationMillis)}</td>
+                  <td className="num">{formatDuration(s.alignmentMillis)}</td>
                   <td className="num">{formatBytes(s.sizeBytes)}</td>
+                  <td className="num">{formatBytes(s.uploadedBytes)}</td>
                   <td className="num">{s.parallelism ?? '—'}</td>
                   {onDeleteSavepoint && (
                     <td>
@@ -117,8 +121,10 @@ export function SnapshotTables({
                 <th>Status</th>
                 <th>Taken</th>
                 <th className="num">Duration</th>
-                <th className="num">Size</th>
-                <th className="num">Uploaded</th>
+                <th className="num" title="The longest a task held its barrier waiting for its other inputs">Alignment</th>
+                <th className="num" title="All keyed state the checkpoint references">Size</th>
+                <th className="num" title="Keyed state written new for it; the rest is shared with earlier checkpoints">Incremental</th>
+                <th className="num" title="Bytes written for it: new state, timers and metadata">Uploaded</th>
                 <th className="num">Parallelism</th>
               </tr>
             </thead>
@@ -130,10 +136,12 @@ export function SnapshotTables({
                     <span className={`badge badge-${STATUS_TONE[c.status]}`}>{c.status}</span>
                     {c.failureReason && <span className="muted block small">{c.failureReason}</span>}
                   </td>
-                  <td title={formatTime(c.triggeredAt)}>{formatAge(c.triggeredAt, now)}</td>
-                  <td className="num">{formatDuration(c.durationMillis)}</td>
-                  <td className="num">{formatBytes(c.sizeBytes)}</td>
+                  <td className="nowrap" title={timesTitle(c)}>{formatAge(c.triggeredAt, now)}</td>
+                  <td className="num" data-testid="checkpoint-duration">{formatDuration(c.durationMillis)}</td>
+                  <td className="num">{formatDuration(c.alignmentMillis)}</td>
+                  <td className="num" data-testid="checkpoint-size">{formatBytes(c.sizeBytes)}</td>
                   <td className="num">{formatBytes(c.incrementalSizeBytes)}</td>
+                  <td className="num">{formatBytes(c.uploadedBytes)}</td>
                   <td className="num">{c.parallelism ?? '—'}</td>
                 </tr>
               ))}
@@ -143,4 +151,10 @@ export function SnapshotTables({
       </section>
     </div>
   );
+}
+
+/** "triggered 2026-05-01 10:00:00, completed 2026-05-01 10:00:00.108" for a row's tooltip. */
+function timesTitle(s: { triggeredAt: string; completedAt?: string }): string {
+  const triggered = `triggered ${formatTime(s.triggeredAt, true)}`;
+  return s.completedAt ? `${triggered}, completed ${formatTime(s.completedAt, true)}` : triggered;
 }

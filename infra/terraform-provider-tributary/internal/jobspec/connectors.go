@@ -47,7 +47,7 @@ var sourceRules = connectorRules{
 		"datagen": {opt("count", kindPositiveInteger), opt("keys", kindPositiveInteger), opt("seed", kindInteger),
 			opt("interval", kindPositiveDuration), opt("startTime", kindNonNegativeInteger)},
 		"nexmark": {opt("events", kindPositiveInteger), oneOf("kind", "all", "person", "auction", "bid"),
-			opt("seed", kindInteger), opt("eventRate", kindPositiveNumber)},
+			opt("seed", kindInteger), opt("eventRate", kindPositiveNumber), opt("startTime", kindNonNegativeInteger)},
 		"kafka": {req("bootstrapServers", kindString), req("topic", kindString),
 			oneOf("startFrom", "earliest", "latest"), opt("groupId", kindString), opt("properties", kindStringMap)},
 	},

@@ -16,6 +16,7 @@ import io.tributary.api.generated.model.PlanStage;
 import io.tributary.api.generated.model.RestorePolicy;
 import io.tributary.api.generated.model.Savepoint;
 import io.tributary.api.generated.model.SnapshotStatus;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.lifecycle.CheckpointRef;
 import io.tributary.scheduler.lifecycle.JobView;
 import io.tributary.plan.ChainLink;
@@ -101,24 +102,48 @@ final class ApiModels {
     return path;
   }
 
+  /** A checkpoint as its entry describes it; what an entry of an older version lacks stays empty. */
   static Checkpoint checkpoint(CheckpointRef c) {
-    return new Checkpoint(c.id(), SnapshotStatus.COMPLETED, time(c.completedAt())).completedAt(time(c.completedAt()));
+    CheckpointStore.Summary s = c.summary();
+    Checkpoint cp = new Checkpoint(c.id(), SnapshotStatus.COMPLETED, time(triggeredAt(c)))
+        .completedAt(time(c.completedAt()));
+    if (s != null) {
+      cp.durationMillis(s.durationMillis()).alignmentMillis(millis(s.alignmentNanos())).sizeBytes(s.stateBytes())
+          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism());
+    }
+    return cp;
   }
 
   /** A savepoint as its entry describes it; what an entry of an older version lacks stays empty. */
   static Savepoint savepoint(CheckpointRef c) {
-    io.tributary.scheduler.checkpoint.CheckpointStore.Summary s = c.summary();
-    Instant triggered = c.completedAt() != null && s != null && s.durationMillis() != null
-        ? c.completedAt().minusMillis(s.durationMillis()) : c.completedAt();
-    Savepoint sp = new Savepoint(savepointId(c.path()), SnapshotStatus.COMPLETED, time(triggered))
+    CheckpointStore.Summary s = c.summary();
+    Savepoint sp = new Savepoint(savepointId(c.path()), SnapshotStatus.COMPLETED, time(triggeredAt(c)))
         .completedAt(time(c.completedAt()));
     if (s != null) {
       if (s.trigger() != null) {
         sp.trigger(Savepoint.TriggerEnum.fromValue(s.trigger()));
       }
-      sp.sizeBytes(s.stateBytes()).durationMillis(s.durationMillis()).parallelism(s.parallelism());
+      sp.durationMillis(s.durationMillis()).alignmentMillis(millis(s.alignmentNanos())).sizeBytes(s.stateBytes())
+          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism());
     }
     return sp;
+  }
+
+  /**
+   * When it was triggered: as its entry records it; for entries of older versions, its completion
+   * less its duration when known, else its completion.
+   */
+  private static Instant triggeredAt(CheckpointRef c) {
+    CheckpointStore.Summary s = c.summary();
+    if (s != null && s.triggeredAtMillis() != null) {
+      return Instant.ofEpochMilli(s.triggeredAtMillis());
+    }
+    return c.completedAt() != null && s != null && s.durationMillis() != null
+        ? c.completedAt().minusMillis(s.durationMillis()) : c.completedAt();
+  }
+
+  private static Long millis(Long nanos) {
+    return nanos == null ? null : java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   static JobEvent event(io.tributary.scheduler.lifecycle.JobEvent e) {

@@ -3,7 +3,6 @@ package io.tributary.scheduler.checkpoint;
 import io.tributary.checkpoint.CheckpointAcks;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.CheckpointTarget;
-import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.scheduler.metadata.FencedException;
 import io.tributary.state.StateBackendFactory;
@@ -67,10 +66,12 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    * @param maxAlignmentNanos the longest any task's barrier waited for its slowest input channel
    * @param maxSyncNanos the longest snapshot time on a task thread
    * @param stateBytes size of the keyed state it describes
-   * @param uploadedBytes state bytes uploaded for it (new files only, C6)
+   * @param uploadedBytes keyed state bytes uploaded for it (new files only, C6)
+   * @param summary what its entry records (trigger and completion times, sizes, bytes uploaded with
+   *     timers and metadata, parallelism)
    */
   public record CheckpointStats(long id, String kind, String path, long durationMillis, long maxAlignmentNanos,
-      long maxSyncNanos, long stateBytes, long uploadedBytes) {}
+      long maxSyncNanos, long stateBytes, long uploadedBytes, CheckpointStore.Summary summary) {}
 
   /**
    * @param job the job's name
@@ -124,6 +125,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   /** The state tasks wrote for savepoints (before it was copied), released by the next checkpoint. */
   private final List<CheckpointMetadata> copiedSavepoints = new ArrayList<>();
   private final List<String> savepointTriggers = new ArrayList<>();
+  /** Final task states whose uploads a completed checkpoint counted already. */
+  private final java.util.Set<String> countedFinals = new java.util.HashSet<>();
   private boolean stopped;
 
   private static final class Pending {
@@ -131,6 +134,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     final String kind;
     String trigger;
     final long startNanos = System.nanoTime();
+    final long triggeredAtMillis = System.currentTimeMillis();
     final Map<String, TaskState> acks = new HashMap<>();
     final List<CompletableFuture<CheckpointMetadata>> waiters = new ArrayList<>();
 
@@ -339,7 +343,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     pending = null;
-    complete(p.id, p.kind, p.trigger, p.startNanos, states, p.waiters);
+    complete(p.id, p.kind, p.trigger, p.startNanos, p.triggeredAtMillis, states, p.waiters);
     if (savepointRequested) {
       tick();
     }
@@ -349,24 +353,27 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     if (pending != null || !allFinished() || finalCheckpoint.isDone() || stopped) {
       return;
     }
-    complete(nextId++, CheckpointMetadata.CHECKPOINT, null, System.nanoTime(), new ArrayList<>(finals.values()),
-        List.of());
+    complete(nextId++, CheckpointMetadata.CHECKPOINT, null, System.nanoTime(), System.currentTimeMillis(),
+        new ArrayList<>(finals.values()), List.of());
   }
 
-  private void complete(long id, String kind, String trigger, long startNanos, List<TaskState> states,
-      List<CompletableFuture<CheckpointMetadata>> waiters) {
+  private void complete(long id, String kind, String trigger, long startNanos, long triggeredAtMillis,
+      List<TaskState> states, List<CompletableFuture<CheckpointMetadata>> waiters) {
     states.sort(Comparator.comparingInt(TaskState::stage).thenComparingInt(TaskState::subtask));
     CheckpointMetadata taken = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
         System.currentTimeMillis(), states);
     CheckpointMetadata md = taken;
     String path;
+    long metadataBytes;
     try {
       store.checkNotFenced(epoch);
       if (taken.isSavepoint()) {
         copiedSavepoints.add(taken); // released by the next checkpoint, whether the copy succeeds or not
         md = new SavepointCopier(store, backends).copy(taken);
       }
-      path = store.writeMetadata(md);
+      CheckpointStore.Written written = store.writeMetadataObject(md);
+      path = written.path();
+      metadataBytes = written.bytes();
       pointerVersion = store.advance(epoch, md, path, pointerVersion);
       if (settings.retainCompletedState()) {
         retainState(taken); // released when discarded (or, for a savepoint, once its copy replaced it)
@@ -385,7 +392,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     long durationMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-    store.addRetained(md, path, summary(md, trigger, durationMillis));
+    CheckpointFigures figures = CheckpointFigures.of(states, countedFinals, store.objects());
+    CheckpointStore.Summary summary = figures.summary(trigger, triggeredAtMillis, durationMillis, metadataBytes);
+    store.addRetained(md, path, summary);
     try {
       target.notifyComplete(md);
     } catch (RuntimeException e) {
@@ -393,22 +402,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
           waiters);
       return;
     }
-    long stateBytes = 0;
-    long uploaded = 0;
-    long alignment = 0;
-    long sync = 0;
-    for (TaskState t : states) {
-      alignment = Math.max(alignment, t.alignmentNanos());
-      sync = Math.max(sync, t.syncNanos());
-      for (OperatorState o : t.operators().values()) {
-        if (o.keyed() != null) {
-          stateBytes += o.keyed().stateBytes();
-          uploaded += o.keyed().uploadedBytes();
-        }
-      }
-    }
-    listener.completed(md, new CheckpointStats(id, kind, path, durationMillis, alignment, sync, stateBytes,
-        uploaded));
+    listener.completed(md, new CheckpointStats(id, kind, path, durationMillis, figures.maxAlignmentNanos(),
+        figures.maxSyncNanos(), figures.stateBytes(), figures.incrementalBytes(), summary));
     for (CompletableFuture<CheckpointMetadata> w : waiters) {
       w.complete(md);
     }
@@ -443,18 +438,6 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     waiters.forEach(w -> w.completeExceptionally(reason));
     finalCheckpoint.completeExceptionally(reason);
     listener.failed(reason);
-  }
-
-  private static CheckpointStore.Summary summary(CheckpointMetadata md, String trigger, long durationMillis) {
-    long stateBytes = 0;
-    int parallelism = 0;
-    for (TaskState t : md.tasks()) {
-      parallelism = Math.max(parallelism, t.parallelism());
-      for (OperatorState o : t.operators().values()) {
-        stateBytes += o.keyed() != null ? o.keyed().stateBytes() : 0;
-      }
-    }
-    return new CheckpointStore.Summary(trigger, stateBytes, durationMillis, parallelism, md.createdAtMillis());
   }
 
   /**

@@ -70,17 +70,30 @@ public final class CheckpointStore {
 
   /**
    * What a checkpoint's or savepoint's entry records besides its path. Each field is null when
-   * unknown.
+   * unknown: entries of older versions lack the fields added since (they had at most trigger, state
+   * size, duration, parallelism and completion time).
    *
    * @param trigger who took a savepoint ({@code user}, {@code stop}, {@code rollout}, as the
    *     control plane names it)
-   * @param stateBytes size of the keyed state it holds
+   * @param stateBytes size of the keyed state it references (its full size)
    * @param durationMillis from trigger to completion (for a savepoint: copies included)
    * @param parallelism the largest parallelism of its tasks
-   * @param completedAtMillis wall-clock completion time
+   * @param completedAtMillis wall-clock completion time (its pointer advanced): the trigger time plus
+   *     the duration in entries of this version
+   * @param triggeredAtMillis wall-clock time it was triggered
+   * @param alignmentNanos the longest any task's barrier waited for its slowest input channel
+   * @param incrementalBytes the keyed state its tasks wrote new for it: state files and change-log
+   *     segments no earlier checkpoint references (contract C6); the rest is shared
+   * @param uploadedBytes every byte written to checkpoint storage for it: the new keyed state, the
+   *     timer objects and the metadata object (a savepoint's copies of earlier files, server-side
+   *     copies or hard links, are not counted)
    */
   public record Summary(String trigger, Long stateBytes, Long durationMillis, Integer parallelism,
-      Long completedAtMillis) {}
+      Long completedAtMillis, Long triggeredAtMillis, Long alignmentNanos, Long incrementalBytes,
+      Long uploadedBytes) {}
+
+  /** A metadata object as written: its path and size. */
+  public record Written(String path, long bytes) {}
 
   public CheckpointStore(String job, ObjectStore objects, MetadataStore metadata) {
     this.job = job;
@@ -221,18 +234,24 @@ public final class CheckpointStore {
    * lie in its directory are written relative to it.
    */
   public String writeMetadata(CheckpointMetadata md) {
+    return writeMetadataObject(md).path();
+  }
+
+  /** As {@link #writeMetadata}, also telling the size of what it wrote. */
+  public Written writeMetadataObject(CheckpointMetadata md) {
     String path = metadataPath(md.kind(), md.id());
     String dir = directoryOf(path);
     CheckpointMetadata stored = md.isSavepoint()
         ? md.withObjectNames(n -> n.startsWith(dir) ? RELATIVE + n.substring(dir.length()) : n) : md;
     try {
-      if (!objects.putIfAbsent(path, CheckpointCodec.encode(stored))) {
+      byte[] bytes = CheckpointCodec.encode(stored);
+      if (!objects.putIfAbsent(path, bytes)) {
         throw new IllegalStateException(md.kind() + " " + md.id() + " already exists at " + path);
       }
+      return new Written(path, bytes.length);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
     }
-    return path;
   }
 
   /**
@@ -292,6 +311,11 @@ public final class CheckpointStore {
     metadata.get(key).ifPresent(i -> metadata.delete(key, i.version()));
   }
 
+  /** The retained checkpoint or savepoint {@code id} of {@code kind}, if its entry exists. */
+  public Optional<Retained> retained(String kind, long id) {
+    return metadata.get(retainedKey(kind, id)).map(i -> retainedOf(i.value()));
+  }
+
   /** Retained checkpoints (not savepoints), oldest first. */
   public List<Retained> checkpoints() {
     return list(prefix() + "checkpoints/");
@@ -348,19 +372,23 @@ public final class CheckpointStore {
   private List<Retained> list(String prefix) {
     List<Retained> out = new ArrayList<>();
     for (Item i : metadata.queryAll(prefix)) {
-      JsonNode n = readJson(i.value());
-      Summary summary = null;
-      if (n.hasNonNull("summary")) {
-        try {
-          summary = JSON.treeToValue(n.get("summary"), Summary.class);
-        } catch (IOException e) {
-          // written by a newer version in a shape this one cannot read: shown without it
-        }
-      }
-      out.add(new Retained(n.path("id").asLong(), n.path("kind").asText(), n.path("path").asText(), summary));
+      out.add(retainedOf(i.value()));
     }
     out.sort(java.util.Comparator.comparingLong(Retained::id));
     return out;
+  }
+
+  private static Retained retainedOf(byte[] entry) {
+    JsonNode n = readJson(entry);
+    Summary summary = null;
+    if (n.hasNonNull("summary")) {
+      try {
+        summary = JSON.treeToValue(n.get("summary"), Summary.class);
+      } catch (IOException e) {
+        // written by a newer version in a shape this one cannot read: shown without it
+      }
+    }
+    return new Retained(n.path("id").asLong(), n.path("kind").asText(), n.path("path").asText(), summary);
   }
 
   /** {@code path}'s directory with a trailing {@code /} (empty for a top-level name). */

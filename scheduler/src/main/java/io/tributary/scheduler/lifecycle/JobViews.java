@@ -48,7 +48,8 @@ final class JobViews {
     if (seen != null && seen.id() == p.id()) {
       return seen;
     }
-    return ref(store, p.id(), p.kind(), p.path());
+    return store.retained(p.kind(), p.id()).map(r -> ref(store, r)).orElseGet(() -> ref(store, p.id(), p.kind(),
+        p.path()));
   }
 
   /**

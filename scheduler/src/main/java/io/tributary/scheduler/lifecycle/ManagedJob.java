@@ -4,6 +4,7 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
+import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.protocol.Failure;
 import io.tributary.protocol.AttemptId;
@@ -336,8 +337,10 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   public void completed(JobRun r, CheckpointMetadata md, CheckpointCoordinator.CheckpointStats stats) {
     metrics.checkpointCompleted(stats);
     String path = stats.path();
-    lastCompleted = new CheckpointRef(md.id(), md.kind(), JobContext.shortPath(path),
-        Instant.ofEpochMilli(md.createdAtMillis()));
+    CheckpointStore.Summary summary = stats.summary();
+    lastCompleted = new CheckpointRef(md.id(), md.kind(), JobContext.shortPath(path), Instant.ofEpochMilli(
+        summary != null && summary.completedAtMillis() != null ? summary.completedAtMillis() : md.createdAtMillis()),
+        summary);
     if (md.isSavepoint()) {
       ObservedState s = state();
       String trigger = stoppingAtSavepoint || s == ObservedState.STOPPING ? "stop"

@@ -105,6 +105,66 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void anEntryRecordsTheTimesSizesUploadsAlignmentAndParallelismOfItsCheckpoint() throws Exception {
+    Run run = start(2, 3);
+    long before = System.currentTimeMillis();
+    CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
+    long id = run.job.nextTrigger();
+    objects.put(timers(id), new byte[700]);
+    run.coordinator.acknowledge(id, withState(0, id, 2, 3_000_000, 10_000, 4_000, timers(id)));
+    run.coordinator.acknowledge(id, withState(1, id, 4, 1_000, 5_000, 1_500, null));
+    done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    long after = System.currentTimeMillis();
+
+    CheckpointStore.Summary s = store.checkpoints().get(0).summary();
+    assertThat(s.triggeredAtMillis()).isBetween(before, after);
+    assertThat(s.completedAtMillis()).isBetween(s.triggeredAtMillis(), after);
+    assertThat(s.durationMillis()).isBetween(0L, after - before);
+    assertThat(s.alignmentNanos()).isEqualTo(3_000_000);
+    assertThat(s.stateBytes()).as("full size").isEqualTo(15_000);
+    assertThat(s.incrementalBytes()).as("keyed state written for it").isEqualTo(5_500);
+    assertThat(s.uploadedBytes()).as("with timers and metadata")
+        .isEqualTo(5_500 + 700 + objects.size(checkpointPath(id)));
+    assertThat(s.parallelism()).isEqualTo(4);
+    assertThat(s.trigger()).isNull();
+    CheckpointCoordinator.CheckpointStats stats = run.events.completed.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(stats.summary()).isEqualTo(s);
+    assertThat(stats.stateBytes()).isEqualTo(15_000);
+  }
+
+  @Test
+  void aFinishedTasksUploadsCountOnceAndItsAlignmentNever() throws Exception {
+    Run run = start(2, 3);
+    run.coordinator.finished(asFinal(withState(0, -1, 1, 9_000_000, 800, 800, null)));
+    long[] ids = new long[2];
+    for (int i = 0; i < 2; i++) {
+      CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
+      ids[i] = run.job.nextTrigger();
+      run.coordinator.acknowledge(ids[i], withState(1, ids[i], 1, 1_000, 100, 10, null));
+      done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    List<CheckpointStore.Summary> entries = store.checkpoints().stream().map(CheckpointStore.Retained::summary).toList();
+    assertThat(entries).extracting(CheckpointStore.Summary::stateBytes).containsExactly(900L, 900L);
+    assertThat(entries).extracting(CheckpointStore.Summary::incrementalBytes).containsExactly(810L, 10L);
+    assertThat(entries).extracting(CheckpointStore.Summary::alignmentNanos).containsExactly(1_000L, 1_000L);
+  }
+
+  @Test
+  void entriesOfOlderVersionsReadWithTheFieldsTheyHave() {
+    metadata.put("jobs/" + JOB + "/checkpoints/" + String.format("%019d", 5), ("{\"id\":5,\"kind\":\"checkpoint\","
+        + "\"path\":\"p\",\"summary\":{\"trigger\":null,\"stateBytes\":4096,\"durationMillis\":350,"
+        + "\"parallelism\":3,\"completedAtMillis\":1000}}").getBytes(StandardCharsets.UTF_8), 0);
+    metadata.put("jobs/" + JOB + "/checkpoints/" + String.format("%019d", 6),
+        "{\"id\":6,\"kind\":\"checkpoint\",\"path\":\"q\"}".getBytes(StandardCharsets.UTF_8), 0);
+
+    assertThat(store.checkpoints()).extracting(CheckpointStore.Retained::summary).containsExactly(
+        new CheckpointStore.Summary(null, 4096L, 350L, 3, 1000L, null, null, null, null), null);
+    assertThat(store.retained(CheckpointMetadata.CHECKPOINT, 6)).hasValueSatisfying(r -> assertThat(r.path())
+        .isEqualTo("q"));
+    assertThat(store.retained(CheckpointMetadata.SAVEPOINT, 6)).isEmpty();
+  }
+
+  @Test
   void aDeclineAbortsTheCheckpointAndItsLateAcksAreIgnored() throws Exception {
     Run run = start(2, 3);
     CompletableFuture<CheckpointMetadata> first = run.coordinator.triggerCheckpoint();
@@ -272,8 +332,12 @@ class CheckpointCoordinatorTest {
     assertThat(entry.summary().trigger()).isEqualTo("user");
     assertThat(entry.summary().parallelism()).isEqualTo(1);
     assertThat(entry.summary().stateBytes()).isZero();
-    assertThat(entry.summary().completedAtMillis()).isEqualTo(loaded.createdAtMillis());
+    assertThat(entry.summary().completedAtMillis())
+        .isEqualTo(entry.summary().triggeredAtMillis() + entry.summary().durationMillis());
+    assertThat(entry.summary().triggeredAtMillis()).isLessThanOrEqualTo(loaded.createdAtMillis());
     assertThat(entry.summary().durationMillis()).isNotNull().isNotNegative();
+    assertThat(entry.summary().uploadedBytes()).as("its task's timers and its metadata, not the copies")
+        .isEqualTo("timers".length() + objects.size(path));
 
     assertThat(objects.exists(timers(savepoint))).as("the task's own timers, until a checkpoint follows").isTrue();
     run.checkpoint(false);
@@ -492,6 +556,20 @@ class CheckpointCoordinatorTest {
   private static TaskState acked(int stage, long checkpointId) {
     return new TaskState(stage, 0, 1, checkpointId, false, 10, 20, List.of(),
         Map.of("op-" + stage, new OperatorState(5, null, null, "pre-" + stage + "-" + checkpointId)));
+  }
+
+  /** A task's ack with keyed state of {@code stateBytes}, {@code uploadedBytes} of it new. */
+  private static TaskState withState(int stage, long checkpointId, int parallelism, long alignmentNanos,
+      long stateBytes, long uploadedBytes, String timers) {
+    io.tributary.state.StateSnapshot keyed = new io.tributary.state.StateSnapshot("heap", checkpointId,
+        new io.tributary.state.KeyGroupRange(0, 128), Map.of(), stateBytes, uploadedBytes);
+    return new TaskState(stage, 0, parallelism, checkpointId, false, alignmentNanos, 20, List.of(),
+        Map.of("op-" + stage, new OperatorState(5, keyed, timers, null)));
+  }
+
+  private static TaskState asFinal(TaskState s) {
+    return new TaskState(s.stage(), s.subtask(), s.parallelism(), s.lastCheckpoint(), true, s.alignmentNanos(),
+        s.syncNanos(), s.splits(), s.operators());
   }
 
   private static TaskState finalState(int stage, long lastCheckpoint) {

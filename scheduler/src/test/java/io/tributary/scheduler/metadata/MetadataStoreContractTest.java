@@ -57,7 +57,8 @@ public abstract class MetadataStoreContractTest {
         new io.tributary.state.store.InMemoryObjectStore(), store);
     var taken = new io.tributary.checkpoint.CheckpointMetadata("orders", 7,
         io.tributary.checkpoint.CheckpointMetadata.SAVEPOINT, 1, 128, 1000, List.of());
-    var summary = new io.tributary.scheduler.checkpoint.CheckpointStore.Summary("stop", 4096L, 350L, 3, 1000L);
+    var summary = new io.tributary.scheduler.checkpoint.CheckpointStore.Summary("stop", 4096L, 350L, 3, 1000L, 650L,
+        2_000_000L, 1024L, 1500L);
     checkpoints.addRetained(taken, checkpoints.writeMetadata(taken), summary);
     var old = new io.tributary.checkpoint.CheckpointMetadata("orders", 9,
         io.tributary.checkpoint.CheckpointMetadata.SAVEPOINT, 1, 128, 2000, List.of());

@@ -83,6 +83,7 @@ class SpecParserTest {
           k: {type: kafka, bootstrapServers: "b:9092", topic: t, startFrom: latest,
               properties: {fetch.min.bytes: 1, enable.auto.commit: false, client.id: me}}
           d: {type: datagen, count: 10, keys: 3, seed: -1, interval: 5ms, startTime: 0}
+          n: {type: nexmark, eventRate: 500, startTime: 1800000000000}
         sinks: {out: {input: k, type: kafka, bootstrapServers: "b:9092", topic: o, keyFields: user}}
         """);
 
@@ -92,6 +93,8 @@ class SpecParserTest {
     assertThat(spec.sources().get("d").properties()).containsExactly(
         Map.entry("count", 10L), Map.entry("keys", 3L), Map.entry("seed", -1L), Map.entry("interval", "5ms"),
         Map.entry("startTime", 0L));
+    assertThat(spec.sources().get("n").properties()).containsExactly(
+        Map.entry("eventRate", 500L), Map.entry("startTime", 1800000000000L));
     assertThat(spec.sinks().get("out").properties().get("keyFields")).isEqualTo(List.of("user"));
   }
 

@@ -9,6 +9,7 @@ import io.tributary.connectors.debug.StdoutSink;
 import io.tributary.connectors.file.FileSink;
 import io.tributary.connectors.file.FileSource;
 import io.tributary.connectors.internal.ConnectorProperties;
+import io.tributary.connectors.internal.GeneratorStart;
 import io.tributary.connectors.kafka.KafkaSink;
 import io.tributary.connectors.kafka.KafkaSource;
 import io.tributary.connectors.nexmark.NexmarkKind;
@@ -25,9 +26,10 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code file} source: {@code path} (a file, or a directory of files).
  *   <li>{@code datagen} source: {@code count} (omit: unbounded), {@code keys} (1000), {@code seed}
- *       (0), {@code interval} (1ms), {@code startTime} (epoch ms, 1767225600000).
+ *       (0), {@code interval} (1ms), {@code startTime} (epoch ms; see below).
  *   <li>{@code nexmark} source: {@code events} (omit: unbounded), {@code kind}
- *       (all|person|auction|bid), {@code seed} (0), {@code eventRate} (10000 per second).
+ *       (all|person|auction|bid), {@code seed} (0), {@code eventRate} (10000 per second), {@code
+ *       startTime} (epoch ms; see below).
  *   <li>{@code kafka} source: {@code bootstrapServers}, {@code topic}, {@code startFrom}
  *       (earliest|latest, default earliest), {@code groupId}, {@code properties}.
  *   <li>{@code file} sink: {@code path} (a directory). {@code kafka} sink: {@code
@@ -37,10 +39,13 @@ import java.util.Locale;
  *       blackhole} takes {@code maxRecordsPerSecond} (a slow downstream, for load tests; 0 or absent:
  *       as fast as records come).
  * </ul>
+ *
+ * <p>A generator's {@code startTime} is the event time of its first record. Without it, a bounded
+ * generator starts at 2026-01-01T00:00:00Z (the same records on every run) and an unbounded one at
+ * the current time when the job starts, so its event time keeps pace with the wall clock; a restored
+ * generator continues the event times of its checkpoint ({@link GeneratorStart}).
  */
 public final class Connectors {
-  private static final long DEFAULT_START_TIME = 1767225600000L;
-
   private Connectors() {}
 
   /** The source a plan describes. */
@@ -51,7 +56,7 @@ public final class Connectors {
     return switch (type) {
       case "file" -> new FileSource(plan.id(), Path.of(p.allowOnly("path").string("path")));
       case "datagen" -> datagen(plan.id(), p.allowOnly("count", "keys", "seed", "interval", "startTime"));
-      case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate"));
+      case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate", "startTime"));
       case "kafka" -> kafkaSource(plan.id(),
           p.allowOnly("bootstrapServers", "topic", "startFrom", "groupId", "properties"));
       default -> throw new ConnectorException("source '" + plan.id() + "': unknown type '" + plan.type()
@@ -81,16 +86,26 @@ public final class Connectors {
   }
 
   private static DatagenSource datagen(String id, ConnectorProperties p) {
-    return new DatagenSource(id, p.longValue("count", Long.MAX_VALUE, 0), p.longValue("keys", 1000, 1),
-        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1),
-        p.longValue("startTime", DEFAULT_START_TIME, Long.MIN_VALUE));
+    long count = p.longValue("count", Long.MAX_VALUE, 0);
+    return new DatagenSource(id, count, p.longValue("keys", 1000, 1),
+        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1), start(p, count != Long.MAX_VALUE));
   }
 
   private static NexmarkSource nexmark(String id, ConnectorProperties p) {
     String kind = p.choice("kind", "all", "all", "person", "auction", "bid");
-    return new NexmarkSource(id, p.longValue("events", Long.MAX_VALUE, 0),
+    long events = p.longValue("events", Long.MAX_VALUE, 0);
+    return new NexmarkSource(id, events,
         kind.equals("all") ? null : NexmarkKind.valueOf(kind.toUpperCase(Locale.ROOT)),
-        p.longValue("seed", 0, Long.MIN_VALUE), p.positiveNumber("eventRate", 10_000));
+        p.longValue("seed", 0, Long.MIN_VALUE), p.positiveNumber("eventRate", 10_000),
+        start(p, events != Long.MAX_VALUE));
+  }
+
+  /** The spec's {@code startTime}; else 2026-01-01 when bounded, the wall clock when unbounded. */
+  private static GeneratorStart start(ConnectorProperties p, boolean bounded) {
+    if (p.has("startTime")) {
+      return GeneratorStart.fixed(p.longValue("startTime", GeneratorStart.DEFAULT, Long.MIN_VALUE));
+    }
+    return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT) : GeneratorStart.wallClock(System::currentTimeMillis);
   }
 
   private static KafkaSource kafkaSource(String id, ConnectorProperties p) {

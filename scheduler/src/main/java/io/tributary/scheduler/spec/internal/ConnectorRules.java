@@ -37,7 +37,7 @@ public final class ConnectorRules {
         optional("startTime", NON_NEGATIVE_INTEGER)));
     m.put("nexmark", List.of(optional("events", POSITIVE_INTEGER),
         oneOf("kind", "all", "person", "auction", "bid"), optional("seed", INTEGER),
-        optional("eventRate", POSITIVE_NUMBER)));
+        optional("eventRate", POSITIVE_NUMBER), optional("startTime", NON_NEGATIVE_INTEGER)));
     m.put("kafka", List.of(required("bootstrapServers", STRING), required("topic", STRING),
         oneOf("startFrom", "earliest", "latest"), optional("groupId", STRING),
         optional("properties", STRING_MAP)));

@@ -5,6 +5,7 @@ import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitReader;
 import io.tributary.connectors.internal.GeneratorReader;
 import io.tributary.connectors.internal.GeneratorSplit;
+import io.tributary.connectors.internal.GeneratorStart;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
 import java.util.List;
@@ -12,10 +13,11 @@ import java.util.List;
 /**
  * A synthetic source of records {@code {id, key, value, ts}}: {@code id} the sequence number,
  * {@code key} a pseudo-random long in {@code [0, keys)}, {@code value} a pseudo-random double in
- * {@code [0, 1000)}, {@code ts} = {@code startTime + id * interval} (epoch ms). Record {@code n} is
- * a pure function of {@code (seed, n)}, so output is deterministic for a seed whatever the
- * splitting; split {@code i} of {@code n} generates ids {@code i, i+n, i+2n, ...}, below {@code
- * count} when bounded.
+ * {@code [0, 1000)}, {@code ts} = {@code start + id * interval} (epoch ms). Record {@code n} is
+ * a pure function of {@code (seed, start, n)}, so output is deterministic for a seed and start
+ * whatever the splitting; split {@code i} of {@code n} generates ids {@code i, i+n, i+2n, ...},
+ * below {@code count} when bounded. The start is fixed, or the wall clock's time when the job
+ * started, carried by the splits ({@link GeneratorStart}).
  */
 public final class DatagenSource implements SourceConnector {
   /** The schema of every datagen record. */
@@ -26,23 +28,30 @@ public final class DatagenSource implements SourceConnector {
   private final long keys;
   private final long seed;
   private final long interval;
-  private final long startTime;
+  private final GeneratorStart start;
+
+  /** A datagen source whose first record has event time {@code startTime}, on every run. */
+  public DatagenSource(String sourceId, long count, long keys, long seed, long interval, long startTime) {
+    this(sourceId, count, keys, seed, interval, GeneratorStart.fixed(startTime));
+  }
 
   /**
    * @param count total records over all splits, or {@code Long.MAX_VALUE} for unbounded
+   * @param start where event time starts
    */
-  public DatagenSource(String sourceId, long count, long keys, long seed, long interval, long startTime) {
+  public DatagenSource(String sourceId, long count, long keys, long seed, long interval, GeneratorStart start) {
     this.sourceId = sourceId;
     this.count = count;
     this.keys = keys;
     this.seed = seed;
     this.interval = interval;
-    this.startTime = startTime;
+    this.start = start;
   }
 
+  /** The splits of a fresh start (carrying the wall clock's time now when the start follows it). */
   @Override
   public List<GeneratorSplit> splits(int parallelism) {
-    return GeneratorSplit.all(sourceId, parallelism);
+    return start.splits(sourceId, parallelism);
   }
 
   @Override
@@ -63,7 +72,9 @@ public final class DatagenSource implements SourceConnector {
   /** Resumes at a {@link SplitReader#position()} of the split's reader: its next id. */
   @Override
   public SplitReader open(SourceSplit split, String position) {
-    return GeneratorReader.resume((GeneratorSplit) split, position, count, this::record);
+    GeneratorSplit s = (GeneratorSplit) split;
+    long first = start.of(s);
+    return GeneratorReader.resume(s, position, count, id -> record(id, first));
   }
 
   @Override
@@ -71,8 +82,8 @@ public final class DatagenSource implements SourceConnector {
     return count != Long.MAX_VALUE;
   }
 
-  /** Record number {@code id}. */
-  public Record record(long id) {
+  /** Record number {@code id} of a run whose first event time is {@code startTime}. */
+  public Record record(long id, long startTime) {
     long h = mix(seed * 0x9E3779B97F4A7C15L + id);
     long key = Math.floorMod(h, keys);
     double value = (mix(h) >>> 11) * 0x1.0p-53 * 1000.0;

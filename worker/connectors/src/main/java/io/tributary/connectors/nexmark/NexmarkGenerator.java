@@ -17,8 +17,9 @@ import io.tributary.stream.Record;
  * from a generator reseeded for the event, so any slice of the event numbers can be generated
  * independently. Unlike Beam, the seed is {@code n} (plus a multiple of {@code seed}) scrambled
  * by SplitMix64: {@code java.util.Random}'s first draws for consecutive seeds are correlated over
- * runs of thousands of events, which made Beam's hot/cold choices come in long streaks. Its event time is {@code 1767225600000 + n *
- * 1000 / eventRate} ms. Differences from Beam: channel URLs are derived from the channel number
+ * runs of thousands of events, which made Beam's hot/cold choices come in long streaks. Its event
+ * time is {@code baseTime + n * 1000 / eventRate} ms ({@code baseTime} is {@link #BASE_TIME} unless
+ * given). Differences from Beam: channel URLs are derived from the channel number
  * (Beam caches URLs drawn from a shared random, which depends on history), and {@code extra} uses
  * letters only.
  *
@@ -27,8 +28,8 @@ import io.tributary.stream.Record;
  * NexmarkKind#BID} schema order. Not thread-safe: one instance per thread.
  */
 public final class NexmarkGenerator {
-  /** Event time of event 0: 2026-01-01T00:00:00Z. */
-  public static final long BASE_TIME = 1767225600000L;
+  /** Event time of event 0 unless given: 2026-01-01T00:00:00Z. */
+  public static final long BASE_TIME = io.tributary.connectors.internal.GeneratorStart.DEFAULT;
 
   private static final String[] STATES = {"AZ", "CA", "ID", "OR", "WA", "WY"};
   private static final String[] CITIES = {"Phoenix", "Los Angeles", "San Francisco", "Boise",
@@ -51,6 +52,7 @@ public final class NexmarkGenerator {
       * NexmarkIds.PROPORTION_DENOMINATOR / NexmarkIds.AUCTION_PROPORTION;
 
   private final long seedOffset;
+  private final long baseTime;
   private final double msPerEvent;
   private final long rate;
   private final NexmarkRandom random = new NexmarkRandom();
@@ -61,6 +63,16 @@ public final class NexmarkGenerator {
    * @param eventRate event-time events per second (&gt; 0)
    */
   public NexmarkGenerator(long seed, double eventRate) {
+    this(seed, eventRate, BASE_TIME);
+  }
+
+  /**
+   * @param seed varies all events
+   * @param eventRate event-time events per second (&gt; 0)
+   * @param baseTime the event time (epoch ms) of event 0
+   */
+  public NexmarkGenerator(long seed, double eventRate, long baseTime) {
+    this.baseTime = baseTime;
     if (!(eventRate > 0)) {
       throw new IllegalArgumentException("eventRate must be > 0: " + eventRate);
     }
@@ -73,7 +85,7 @@ public final class NexmarkGenerator {
 
   /** Event time (epoch ms) of event number {@code n}. */
   public long eventTime(long n) {
-    return BASE_TIME + (rate > 0 ? n * 1000 / rate : (long) (n * msPerEvent));
+    return baseTime + (rate > 0 ? n * 1000 / rate : (long) (n * msPerEvent));
   }
 
   /** Event {@code n} as a record whose schema starts with {@code eventType}. */

@@ -1,0 +1,78 @@
+package io.tributary.scheduler.checkpoint;
+
+import io.tributary.checkpoint.OperatorState;
+import io.tributary.checkpoint.TaskState;
+import io.tributary.state.store.ObjectStore;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The figures of one completed checkpoint or savepoint, from the task states it is made of.
+ *
+ * <p>A task that finished stands in every later checkpoint with its final state; what it wrote for
+ * that state counts once, in the first checkpoint it stands in ({@code counted} remembers which
+ * final states were counted), and its alignment and snapshot times not at all.
+ *
+ * @param stateBytes size of the keyed state it references
+ * @param incrementalBytes keyed state written new for it (state files, change-log segments: C6)
+ * @param timerBytes size of the timer objects written for it
+ * @param maxAlignmentNanos the longest any task's barrier waited for its slowest input channel
+ * @param maxSyncNanos the longest snapshot time on a task thread
+ * @param parallelism the largest parallelism of its tasks
+ */
+record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes, long maxAlignmentNanos,
+    long maxSyncNanos, int parallelism) {
+
+  /**
+   * The figures of a checkpoint of {@code states}; timer objects' sizes are read from {@code
+   * objects} (an object that cannot be read counts 0: figures never fail a checkpoint).
+   *
+   * @param counted ids of final task states already counted by an earlier checkpoint; the final
+   *     states counted now are added to it
+   */
+  static CheckpointFigures of(Collection<TaskState> states, Set<String> counted, ObjectStore objects) {
+    long state = 0;
+    long incremental = 0;
+    long timers = 0;
+    long alignment = 0;
+    long sync = 0;
+    int parallelism = 0;
+    for (TaskState t : states) {
+      parallelism = Math.max(parallelism, t.parallelism());
+      boolean writtenNow = !t.finished() || counted.add(t.taskId());
+      if (!t.finished()) {
+        alignment = Math.max(alignment, t.alignmentNanos());
+        sync = Math.max(sync, t.syncNanos());
+      }
+      for (OperatorState o : t.operators().values()) {
+        if (o.keyed() != null) {
+          state += o.keyed().stateBytes();
+          incremental += writtenNow ? o.keyed().uploadedBytes() : 0;
+        }
+        if (o.timers() != null && writtenNow) {
+          timers += size(objects, o.timers());
+        }
+      }
+    }
+    return new CheckpointFigures(state, incremental, timers, alignment, sync, parallelism);
+  }
+
+  /**
+   * What its entry records ({@link CheckpointStore.Summary}); its completion time is its trigger
+   * time plus its duration (measured on the monotonic clock), so the three always agree.
+   */
+  CheckpointStore.Summary summary(String trigger, long triggeredAtMillis, long durationMillis, long metadataBytes) {
+    return new CheckpointStore.Summary(trigger, stateBytes, durationMillis, parallelism,
+        triggeredAtMillis + durationMillis,
+        triggeredAtMillis, maxAlignmentNanos, incrementalBytes, incrementalBytes + timerBytes + metadataBytes);
+  }
+
+  private static long size(ObjectStore objects, String name) {
+    try {
+      return objects.size(name);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.tributary.connectors.internal;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Where a generator's event time starts: the event time (epoch ms) of its sequence number 0.
+ *
+ * <ul>
+ *   <li><b>Fixed</b> ({@link #fixed}): by the spec's {@code startTime}, or {@link #DEFAULT} for a
+ *       bounded generator, so bounded runs are the same on every run. Its splits carry no start.
+ *   <li><b>Wall clock</b> ({@link #wallClock}): an unbounded generator without {@code startTime}
+ *       starts at the current time, so its event time keeps pace with the clock and its watermark
+ *       lags by about its out-of-orderness. The time is taken once, when the splits of a fresh start
+ *       are listed (at placement, once for all subtasks), and carried in each split's id: a restore
+ *       resumes the checkpoint's splits by id and continues their event times exactly, neither
+ *       jumping nor repeating. A split without a start (a checkpoint of a version that had none)
+ *       continues from {@link #DEFAULT}, which that version used.
+ * </ul>
+ *
+ * A split that carries a start always wins over the configuration: a restored generator continues
+ * the event times of its checkpoint.
+ */
+public final class GeneratorStart {
+  /** 2026-01-01T00:00:00Z: the start of bounded generators without {@code startTime}. */
+  public static final long DEFAULT = 1767225600000L;
+
+  private final long fixed;
+  private final LongSupplier clock;
+
+  private GeneratorStart(long fixed, LongSupplier clock) {
+    this.fixed = fixed;
+    this.clock = clock;
+  }
+
+  /** Starts at {@code startTime}, on every run. */
+  public static GeneratorStart fixed(long startTime) {
+    return new GeneratorStart(startTime, null);
+  }
+
+  /** Starts at {@code clock}'s time (epoch ms) when a fresh start lists the splits. */
+  public static GeneratorStart wallClock(LongSupplier clock) {
+    return new GeneratorStart(DEFAULT, clock);
+  }
+
+  /** Whether the start is taken from the wall clock. */
+  public boolean followsWallClock() {
+    return clock != null;
+  }
+
+  /** The splits of a fresh start at {@code parallelism}; with the wall clock's time now in each. */
+  public List<GeneratorSplit> splits(String sourceId, int parallelism) {
+    return GeneratorSplit.all(sourceId, parallelism, clock == null ? null : clock.getAsLong());
+  }
+
+  /** The event time of sequence number 0 for a reader of {@code split}. */
+  public long of(GeneratorSplit split) {
+    return split.startTime() != null ? split.startTime() : fixed;
+  }
+}
