@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Runs a spec template in-process with its file paths filled in, and reads committed file-sink output. */
-final class Pipelines {
+public final class Pipelines {
   private Pipelines() {}
 
   /** Fills ${input} and ${out} in {@code template}, runs the job to its end at {@code parallelism}. */
@@ -25,16 +25,21 @@ final class Pipelines {
 
   /** The same with state in {@code backend}; forst keeps its objects and local files under {@code out}. */
   static void run(String template, Path input, Path out, int parallelism, String backend) throws Exception {
-    String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString())
-        + "\nstate: {backend: " + backend + "}\n";
-    ExecutionPlan plan = Jobs.plan(JobSpecs.parse(spec), parallelism);
+    ExecutionPlan plan = plan(template, input, out, parallelism, backend);
     try (StateBackends state = new StateBackends(out.resolve("state-objects").toString(), out.resolve("state-local"))) {
       LocalRun.runToEnd(plan, InProcessWorkerPool.Options.of(state.factories()));
     }
   }
 
+  /** The plan of {@code template} with ${input} and ${out} filled in, at {@code parallelism}, state in {@code backend}. */
+  public static ExecutionPlan plan(String template, Path input, Path out, int parallelism, String backend) {
+    String spec = template.replace("${input}", input.toString()).replace("${out}", out.toString())
+        + "\nstate: {backend: " + backend + "}\n";
+    return Jobs.plan(JobSpecs.parse(spec), parallelism);
+  }
+
   /** The committed lines of a file sink's directory ({@code *.jsonl}, hidden files excluded), sorted. */
-  static List<String> committed(Path dir) {
+  public static List<String> committed(Path dir) {
     List<String> lines = new ArrayList<>();
     if (!Files.isDirectory(dir)) {
       return lines;
@@ -52,7 +57,7 @@ final class Pipelines {
     return lines;
   }
 
-  static String resource(String name) throws IOException {
+  public static String resource(String name) throws IOException {
     try (var in = Pipelines.class.getResourceAsStream("/" + name)) {
       if (in == null) {
         throw new IOException("no test resource " + name);

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * restarts the job after the {@link RestartPolicy}'s backoff if it is retryable; a non-retryable
  * one, or too many in a row, ends the run with {@link RunFailedException}. A bounded job ends with a
  * last checkpoint that commits its final output. A job without a checkpoint store runs one attempt
- * (attempt 0) without checkpoints, and its sinks commit when their input ends.
+ * without checkpoints, and its sinks commit when their input ends.
  *
  * <pre>
  *   STARTING -> RUNNING -> FINISHED
@@ -47,6 +47,13 @@ import java.util.concurrent.TimeUnit;
  * <p>Reports of an attempt other than the current one are ignored.
  */
 public final class JobMaster implements AutoCloseable {
+  /**
+   * Attempt numbers of runs without checkpoints (which take no epoch from a store): unique across
+   * this process's runs, and growing across its restarts, so workers never take a new run for one
+   * they already released.
+   */
+  private static final AttemptNumbers UNCHECKPOINTED = new AttemptNumbers();
+
   /** How long a failed attempt's other tasks get to report their end after being cancelled. */
   private static final long CANCEL_WAIT_MILLIS = 30_000;
 
@@ -210,7 +217,7 @@ public final class JobMaster implements AutoCloseable {
   /** One attempt of the job; null when it finished, else why it failed. */
   private Failure runOnce(ExecutionPlan plan, CheckpointStore.Run run, CheckpointMetadata restore)
       throws InterruptedException {
-    AttemptId id = new AttemptId(plan.jobName(), run == null ? 0 : run.epoch());
+    AttemptId id = new AttemptId(plan.jobName(), run == null ? UNCHECKPOINTED.next() : run.epoch());
     WorkerPool pool = services.pool();
     CheckpointCoordinator c = run == null ? null : new CheckpointCoordinator(
         new CheckpointCoordinator.Settings(plan.jobName(), plan.maxParallelism(), settings.intervalMillis(),
@@ -321,6 +328,15 @@ public final class JobMaster implements AutoCloseable {
       if (a != null) {
         a.fail(Failures.classify(reason));
       }
+    }
+  }
+
+  /** Numbers from the wall clock in milliseconds, each larger than the one before. */
+  private static final class AttemptNumbers {
+    private final java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
+
+    long next() {
+      return last.accumulateAndGet(System.currentTimeMillis(), (prev, now) -> Math.max(prev + 1, now));
     }
   }
 }

@@ -8,7 +8,8 @@ import java.util.Objects;
  * reports and commits of older attempts.
  *
  * @param job the job's internal name
- * @param attempt the run's epoch (0 for runs without checkpoints)
+ * @param attempt the run's epoch (for runs without checkpoints, which take none: a number unique across
+ *     the runs of the process that runs them)
  */
 public record AttemptId(String job, long attempt) {
   public AttemptId {
