@@ -9,6 +9,7 @@ import { stageLoads } from '../lib/graph';
 import type { Sample } from '../lib/history';
 import { jobHref } from '../lib/route';
 import { EventsList } from './EventsList';
+import { TaskPlacement } from './TaskPlacement';
 import type { PlanState } from './JobView';
 
 const integer = (v: number) => String(Math.round(v));
@@ -38,6 +39,13 @@ export function JobOverview({
         </header>
         {plan.error && !plan.data && <Banner tone="warn">The execution graph is unavailable: {plan.error}</Banner>}
         {plan.data ? <JobGraph plan={plan.data} loads={loads} /> : !plan.error && <p className="muted">Planning…</p>}
+      </section>
+      <section className="card">
+        <header className="card-head">
+          <h2>Workers</h2>
+          <span className="muted small">where each stage's subtasks run</span>
+        </header>
+        <TaskPlacement job={job} />
       </section>
       <div className="charts">
         <Chart

@@ -77,6 +77,10 @@ final class ApiModels {
       job.failure(new JobFailure(v.failure().message(), ErrorDomain.fromValue(v.failure().domain().name()),
           v.failure().retryable(), time(v.updatedAt())));
     }
+    if (!v.tasks().isEmpty()) {
+      job.tasks(v.tasks().stream().map(t -> new io.tributary.api.generated.model.TaskPlacement(t.stageId(),
+          t.subtask(), t.worker()).stage(t.stage())).toList());
+    }
     return job;
   }
 

@@ -104,6 +104,9 @@ class ExternalWorkersIT {
 
     RemoteWorkerPool.WorkerInfo paused = pool.workers().stream().filter(w -> w.freeSlots() < w.slots())
         .findFirst().orElseThrow();
+    assertThat(jobs.get(P, "bids").tasks()).as("the job shows where its tasks run")
+        .extracting(io.tributary.scheduler.lifecycle.TaskPlacement::worker).contains(paused.id())
+        .allMatch(w -> w.matches("w[123]"));
     WorkerProcesses.signal(paused.pid(), "STOP");
     WorkerProcesses.await("the job restarts without " + paused.id(), Duration.ofSeconds(60), () ->
         ControlTests.timeline(jobs.events(P, "bids")).contains("worker '" + paused.id() + "'")

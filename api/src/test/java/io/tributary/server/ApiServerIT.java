@@ -93,6 +93,9 @@ class ApiServerIT {
     Job running = await(jobs, "default", "trickle", j -> j.getObservedState() == ObservedState.RUNNING);
     assertThat(running.getParallelism()).isEqualTo(1);
     assertThat(running.getMaxParallelism()).isEqualTo(128);
+    assertThat(running.getTasks()).as("where each task runs: the server's own process")
+        .extracting(t -> t.getStageId() + "/" + t.getSubtask() + "@" + t.getWorker()).isNotEmpty()
+        .allMatch(s -> s.endsWith("@in-process"));
     assertThat(jobs.listJobs("default", null, null).getItems()).extracting(Job::getName).containsExactly("trickle");
 
     assertThatThrownBy(() -> jobs.applyJob("default", "trickle", apply(ServerTests.trickle("trickle", 2)), "\"7\"", null))

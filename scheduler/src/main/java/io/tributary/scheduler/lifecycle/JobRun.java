@@ -36,6 +36,9 @@ final class JobRun {
   interface Listener {
     void started(JobRun run, AttemptId attempt, ExecutionPlan plan);
 
+    /** Where the tasks of the run's new attempt run. */
+    void placed(JobRun run, io.tributary.protocol.AttemptDeployment deployment);
+
     /** A worker's metrics or output report of the run's current attempt. */
     void observed(JobRun run, WorkerReport report);
 
@@ -219,6 +222,11 @@ final class JobRun {
     @Override
     public void observed(WorkerReport report) {
       listener.observed(JobRun.this, report);
+    }
+
+    @Override
+    public void placed(io.tributary.protocol.AttemptDeployment deployment) {
+      listener.placed(JobRun.this, deployment);
     }
 
     @Override

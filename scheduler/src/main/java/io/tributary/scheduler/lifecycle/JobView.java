@@ -16,7 +16,12 @@ import java.time.Instant;
  * @param lastCheckpoint the job's latest completed checkpoint or savepoint, or null if none
  * @param failure why the job FAILED; null in any other state
  * @param version the ETag: the version of the job's record, which only user actions change
+ * @param tasks where each task of the current attempt runs; empty when none is deployed
  */
 public record JobView(String project, String name, String spec, long generation, DesiredState desired,
     RestorePolicy restore, ObservedState observed, int parallelism, CheckpointRef lastCheckpoint, JobFailure failure,
-    long version, Instant createdAt, Instant updatedAt) {}
+    long version, Instant createdAt, Instant updatedAt, java.util.List<TaskPlacement> tasks) {
+  public JobView {
+    tasks = tasks == null ? java.util.List.of() : java.util.List.copyOf(tasks);
+  }
+}

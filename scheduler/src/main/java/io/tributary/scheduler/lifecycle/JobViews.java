@@ -22,7 +22,7 @@ final class JobViews {
             .orElse(new ManagedJob.Snapshot(ObservedState.CREATED, null));
     return new JobView(record.project(), record.name(), record.spec(), record.generation(), record.desired(),
         record.restore(), s.state(), parallelism(record, job), lastCheckpoint(record, job), s.failure(),
-        record.version(), record.createdAt(), record.updatedAt());
+        record.version(), record.createdAt(), record.updatedAt(), job != null ? job.placement() : java.util.List.of());
   }
 
   /** A rescale's parallelism, else the spec's initial one; 0 if the stored spec no longer parses. */

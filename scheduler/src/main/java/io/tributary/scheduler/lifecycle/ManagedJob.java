@@ -43,6 +43,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private RestorePolicy recovery = RestorePolicy.LATEST;
   private JobRun run;
   private Deployed deployed;
+  private java.util.List<TaskPlacement> placement = java.util.List.of();
+  private AttemptId placedAttempt;
   private String failureHint;
   private boolean checkpointed;
   private boolean retired;
@@ -293,8 +295,12 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     metrics.attemptStarted(attempt, plan);
     synchronized (this) {
       if (follows(r) && (state == ObservedState.DEPLOYING || state == ObservedState.RECOVERING)) {
+        java.util.Set<String> workers = new java.util.TreeSet<>();
+        placement.forEach(t -> workers.add(t.worker()));
         moveTo(ObservedState.RUNNING, "run started (epoch " + attempt.attempt() + ") at parallelism "
-            + plan.stages().stream().mapToInt(s -> s.parallelism()).max().orElse(0));
+            + plan.stages().stream().mapToInt(s -> s.parallelism()).max().orElse(0)
+            + (workers.isEmpty() || workers.equals(java.util.Set.of("in-process")) ? ""
+                : " on " + String.join(", ", workers)));
       }
     }
   }
@@ -305,8 +311,33 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   }
 
   @Override
+  public void placed(JobRun r, io.tributary.protocol.AttemptDeployment deployment) {
+    java.util.List<TaskPlacement> tasks = new java.util.ArrayList<>();
+    for (io.tributary.protocol.TaskDeployment t : deployment.tasks()) {
+      tasks.add(new TaskPlacement(t.stageId(), t.subtask(), deployment.plan().stage(t.stageId()).name(), t.worker()));
+    }
+    synchronized (this) {
+      if (r == run) {
+        placement = java.util.List.copyOf(tasks);
+        placedAttempt = deployment.attempt();
+      }
+    }
+  }
+
+  @Override
   public void attemptEnded(JobRun r, AttemptId attempt) {
     metrics.attemptEnded(attempt);
+    synchronized (this) {
+      if (attempt.equals(placedAttempt)) {
+        placement = java.util.List.of();
+        placedAttempt = null;
+      }
+    }
+  }
+
+  /** Where the tasks of the current attempt run; empty when none is deployed. */
+  synchronized java.util.List<TaskPlacement> placement() {
+    return placement;
   }
 
   @Override

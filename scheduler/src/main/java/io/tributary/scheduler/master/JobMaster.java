@@ -64,6 +64,9 @@ public final class JobMaster implements AutoCloseable {
     /** An attempt was deployed and runs. */
     default void started(AttemptId attempt, ExecutionPlan plan) {}
 
+    /** Where the tasks of an attempt run: its deployment, told just before {@link #started}. */
+    default void placed(AttemptDeployment deployment) {}
+
     default void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {}
 
     default void aborted(long checkpointId, String reason) {}
@@ -234,6 +237,7 @@ public final class JobMaster implements AutoCloseable {
         attempt = a;
         coordinator = c;
         pool.deploy(d, a);
+        events.placed(d);
       } catch (RuntimeException e) {
         return Failures.classify(e);
       }
