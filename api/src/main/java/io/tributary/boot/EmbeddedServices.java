@@ -1,5 +1,6 @@
 package io.tributary.boot;
 
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.scheduler.lifecycle.ControlPlaneServices;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
@@ -33,9 +34,14 @@ import java.util.stream.Stream;
 public final class EmbeddedServices {
   private EmbeddedServices() {}
 
-  /** The control plane over {@code dataDir}, with in-process workers using the built-in connectors. */
+  /**
+   * The control plane over {@code dataDir}, with in-process workers using the built-in connectors,
+   * which reach only the file directories and endpoints of the settings' policy (checked again as
+   * they open files and build clients).
+   */
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings) {
-    return controlPlane(dataDir, ConnectorFactory.standard(), settings);
+    ConnectorPolicy policy = new ConnectorPolicy(settings.policy().files(), settings.policy().endpoints());
+    return controlPlane(dataDir, ConnectorFactory.standard(policy), settings);
   }
 
   /**

@@ -32,6 +32,24 @@ final class ServerCommand implements Callable<Integer> {
       + "(default: $TRIBUTARY_DATA_DIR, else ./data)")
   Path dataDir;
 
+  @Option(names = "--host", description = "Address to listen on (default: $TRIBUTARY_HOST, else 127.0.0.1: loopback "
+      + "only; 0.0.0.0 for every interface, which needs a strong TRIBUTARY_ADMIN_TOKEN)")
+  String host;
+
+  @Option(names = "--dev", description = "Dev mode (also TRIBUTARY_DEV_MODE=true): accept a weak TRIBUTARY_ADMIN_TOKEN "
+      + "on any address; a server on loopback only is in dev mode anyway")
+  boolean dev;
+
+  @Option(names = "--file-root", paramLabel = "DIR", description = "Root of the projects' file directories: jobs of "
+      + "project P read and write under DIR/P only (repeatable; default: $TRIBUTARY_FILE_ROOTS, colon-separated, else "
+      + "<data-dir>/files); relative paths in specs resolve under the first")
+  List<Path> fileRoots = new ArrayList<>();
+
+  @Option(names = "--allow-endpoints", paramLabel = "LIST", description = "Hosts and ports connectors may connect to, "
+      + "comma-separated host:port entries (default: $TRIBUTARY_ALLOWED_ENDPOINTS, else loopback:1024-65535; "
+      + "'none' for nothing; see the README's security model)")
+  String endpoints;
+
   @Option(names = "--apply", paramLabel = "SPEC", description = "Apply this job spec to project 'default' once the "
       + "server is up (repeatable; applying an unchanged spec changes nothing)")
   List<Path> apply = new ArrayList<>();
@@ -46,8 +64,9 @@ final class ServerCommand implements Callable<Integer> {
       specs.add(Files.readString(p));
     }
     String adminToken = System.getenv("TRIBUTARY_ADMIN_TOKEN");
-    TributaryServer server = TributaryServer.start(
-        new TributaryServer.Config(dir.toAbsolutePath(), port, adminToken == null || adminToken.isBlank() ? null : adminToken));
+    TributaryServer server = TributaryServer.start(ServerSettings.config(dir.toAbsolutePath(), port,
+        adminToken == null || adminToken.isBlank() ? null : adminToken, host, dev, fileRoots, endpoints, System.getenv()));
+    server.warnings().forEach(err::println);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       err.println("tributary: stopping; jobs resume from their latest checkpoint at the next start");

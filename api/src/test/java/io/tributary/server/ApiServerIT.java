@@ -103,7 +103,7 @@ class ApiServerIT {
     assertThatThrownBy(() -> jobs.applyJob("default", "trickle", apply(ServerTests.trickle("trickle", 1)), null, "*"))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(412));
 
-    jobs.deleteJob("default", "trickle", "\"1\"");
+    jobs.deleteJob("default", "trickle", "\"1\"", null);
     assertThatThrownBy(() -> jobs.getJob("default", "trickle"))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
