@@ -138,7 +138,8 @@ final class Problems {
       if (q.field() != null) {
         errors = List.of(new FieldError(q.field(), e.getMessage()));
       }
-      MutableHttpResponse<Problem> r = response(request, status, e.getMessage(), ErrorDomain.USER, false, errors);
+      String detail = q.field() == null ? e.getMessage() : q.field() + ": " + e.getMessage();
+      MutableHttpResponse<Problem> r = response(request, status, detail, ErrorDomain.USER, false, errors);
       r.body().quota(new QuotaViolation(q.quota(), q.limit()).requested(q.requested()));
       r.body().type("urn:tributary:problem:quota-exceeded").title("Quota exceeded");
       return r;

@@ -5,13 +5,15 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.ServerHttpRequest;
-import io.micronaut.http.annotation.RequestFilter;
-import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Filter;
+import io.micronaut.http.filter.HttpServerFilter;
+import io.micronaut.http.filter.ServerFilterChain;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
 import io.micronaut.http.body.CloseableAvailableByteBody;
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A request body is one JSON document and nothing after it: a second document, or anything but
@@ -19,22 +21,23 @@ import java.util.concurrent.CompletableFuture;
  * stops after the first value and would take {@code {...}garbage} as {@code {...}}). A body that is
  * not JSON at all is left to the reader, which reports where it breaks.
  */
-@ServerFilter("/v1/**")
-final class StrictBodies {
+@Filter("/v1/**")
+final class StrictBodies implements HttpServerFilter {
   private static final JsonFactory JSON = new JsonFactory();
 
-  @RequestFilter
-  CompletableFuture<HttpResponse<?>> oneDocument(HttpRequest<?> request) {
+  @Override
+  public Publisher<MutableHttpResponse<?>> doFilter(HttpRequest<?> request, ServerFilterChain chain) {
     HttpMethod m = request.getMethod();
     if (!(request instanceof ServerHttpRequest<?> server) || !(m == HttpMethod.PUT || m == HttpMethod.POST
         || m == HttpMethod.PATCH)) {
-      return CompletableFuture.completedFuture(null);
+      return chain.proceed(request);
     }
-    return server.byteBody().split().buffer().thenApply(body -> {
+    return Mono.fromFuture(server.byteBody().split().buffer()).flatMapMany(body -> {
+      String why;
       try (CloseableAvailableByteBody b = body) {
-        String why = trailing(b.toByteArray());
-        return why == null ? null : Problems.user(request, 400, why, null);
+        why = trailing(b.toByteArray());
       }
+      return why == null ? chain.proceed(request) : Mono.just(Problems.user(request, 400, why, null));
     });
   }
 

@@ -48,7 +48,7 @@ class ApiServerIT {
 
   @BeforeEach
   void start() {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ADMIN);
   }
 
@@ -207,7 +207,7 @@ class ApiServerIT {
     Job before = await(jobs, "default", "trickle",
         j -> j.getObservedState() == ObservedState.RUNNING && j.getLastCheckpoint() != null);
     server.close();
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ADMIN);
     JobsApi again = new JobsApi(client);
     Job after = await(again, "default", "trickle", j -> j.getObservedState() == ObservedState.RUNNING);

@@ -27,7 +27,7 @@ class ConsoleE2EIT {
 
   @BeforeEach
   void start() {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
   }
 
   @AfterEach

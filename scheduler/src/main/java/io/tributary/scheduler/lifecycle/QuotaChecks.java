@@ -39,7 +39,7 @@ final class QuotaChecks {
     long min = quotas.minCheckpointInterval().toMillis();
     if (spec.checkpoints() != null && spec.checkpoints().intervalMillis() < min) {
       throw new QuotaExceededException("minCheckpointInterval", min + "ms", spec.checkpoints().intervalMillis() + "ms",
-          "/spec/checkpoints/interval", false, "/spec/checkpoints/interval: must be at least " + min
+          "/spec/checkpoints/interval", false, "must be at least " + min
           + " ms, this server's minimum checkpoint interval");
     }
     for (SourceSpec s : spec.sources().values()) {
@@ -58,7 +58,7 @@ final class QuotaChecks {
   private void rate(Double perSecond, String at) {
     if (perSecond != null && perSecond > quotas.maxRecordsPerSecond()) {
       throw new QuotaExceededException("maxRecordsPerSecond", format(quotas.maxRecordsPerSecond()), format(perSecond),
-          at, false, at + ": asks for " + format(perSecond) + " records a second; this server allows at most "
+          at, false, "asks for " + format(perSecond) + " records a second; this server allows at most "
           + format(quotas.maxRecordsPerSecond()) + " per source");
     }
   }
