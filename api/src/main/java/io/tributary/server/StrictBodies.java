@@ -12,6 +12,7 @@ import io.micronaut.http.filter.HttpServerFilter;
 import io.micronaut.http.filter.ServerFilterChain;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
+import io.micronaut.http.body.ByteBody;
 import io.micronaut.http.body.CloseableAvailableByteBody;
 import java.io.IOException;
 
@@ -32,7 +33,7 @@ final class StrictBodies implements HttpServerFilter {
         || m == HttpMethod.PATCH)) {
       return chain.proceed(request);
     }
-    return Mono.fromFuture(server.byteBody().split().buffer()).flatMapMany(body -> {
+    return Mono.fromFuture(server.byteBody().split(ByteBody.SplitBackpressureMode.FASTEST).buffer()).flatMapMany(body -> {
       String why;
       try (CloseableAvailableByteBody b = body) {
         why = trailing(b.toByteArray());

@@ -174,8 +174,10 @@ class ApiServerIT {
     java.nio.file.Path directory = dir.resolve("data/checkpoints/default--trickle/savepoints/" + sp);
     assertThat(directory.resolve("_metadata")).exists();
     savepointsApi.deleteSavepoint("default", "trickle", sp); // the job runs from the rescale's savepoint now
-    try (var files = java.nio.file.Files.walk(directory)) {
-      assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
+    if (java.nio.file.Files.exists(directory)) { // emptied directories are removed
+      try (var files = java.nio.file.Files.walk(directory)) {
+        assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
+      }
     }
     assertThat(savepointsApi.listSavepoints("default", "trickle", null, null).getItems()).extracting(Savepoint::getId)
         .containsExactly(after.get(0).getId());

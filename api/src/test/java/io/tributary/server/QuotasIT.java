@@ -80,7 +80,7 @@ class QuotasIT {
     assertThat(put("a", job("a", 2, ""), false).statusCode()).isEqualTo(201);
     quota(put("b", job("b", 2, ""), false), 429, "parallelism"); // 2 + 2 > 3
     assertThat(put("b", job("b", 2, ""), true).statusCode()).as("stopped jobs use no parallelism").isEqualTo(201);
-    quota(ServerTests.send(server, "POST", "/v1/projects/team-a/jobs/b/resume", editor, "{}"), 429, "parallelism");
+    quota(ServerTests.send(server, "POST", "/v1/projects/team-a/jobs/b/resume", editor, "{\"from\":\"latest\"}"), 429, "parallelism");
     quota(ServerTests.send(server, "POST", "/v1/projects/team-a/jobs/a/rescale", editor, "{\"parallelism\":4}"), 429,
         "parallelism");
     assertThat(put("c", job("c", 1, ""), true).statusCode()).isEqualTo(201);
