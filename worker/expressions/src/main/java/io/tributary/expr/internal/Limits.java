@@ -13,7 +13,7 @@ public final class Limits {
   /** Nesting of parentheses. */
   public static final int MAX_NESTING = 32;
   /** Operators ({@code + - * / % || = < > ! AND OR NOT ...}) in one expression. */
-  public static final int MAX_OPERATORS = 96;
+  public static final int MAX_OPERATORS = 256;
 
   private Limits() {}
 
