@@ -57,7 +57,8 @@ func Start(startTimeout time.Duration) (*Server, error) {
 		return nil, err
 	}
 	s.cmd.Dir = dir // relative file paths in specs resolve here
-	s.cmd.Env = append(os.Environ(), "TRIBUTARY_ADMIN_TOKEN="+s.AdminToken)
+	// golden specs include a 25M records/s generator: above the default per-source rate quota
+	s.cmd.Env = append(os.Environ(), "TRIBUTARY_ADMIN_TOKEN="+s.AdminToken, "TRIBUTARY_QUOTA_MAX_RECORDS_PER_SECOND=1e9")
 	s.cmd.Stdout = s.log
 	stderr, err := s.cmd.StderrPipe()
 	if err != nil {

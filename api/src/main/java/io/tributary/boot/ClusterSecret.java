@@ -12,7 +12,7 @@ import java.util.HexFormat;
 /**
  * The secret workers prove they know to join a server's pool ({@code TRIBUTARY_CLUSTER_SECRET}).
  * Without the variable, the server makes one at its first start and keeps it in
- * {@code <data>/cluster-secret} (readable by its owner only), so workers started with it keep working
+ * {@code <data>/secrets/cluster-secret} (readable by its owner only), so workers started with it keep working
  * across restarts.
  *
  * @param value the secret
@@ -29,14 +29,14 @@ public record ClusterSecret(String value, boolean created) {
       check(env.trim(), ENV);
       return new ClusterSecret(env.trim(), false);
     }
-    Path file = dataDir.resolve("cluster-secret");
+    Path file = dataDir.resolve("secrets").resolve("cluster-secret");
     try {
       if (Files.exists(file)) {
         String s = Files.readString(file, StandardCharsets.UTF_8).trim();
         check(s, file.toString());
         return new ClusterSecret(s, false);
       }
-      Files.createDirectories(dataDir);
+      Files.createDirectories(file.getParent());
       byte[] b = new byte[24];
       new SecureRandom().nextBytes(b);
       String s = "trc_" + HexFormat.of().formatHex(b);

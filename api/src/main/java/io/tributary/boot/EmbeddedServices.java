@@ -1,5 +1,6 @@
 package io.tributary.boot;
 
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.scheduler.lifecycle.ControlPlaneServices;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
@@ -39,15 +40,24 @@ import java.util.stream.Stream;
 public final class EmbeddedServices {
   private EmbeddedServices() {}
 
-  /** The control plane over {@code dataDir}, with in-process workers using the built-in connectors. */
+  /**
+   * The control plane over {@code dataDir}, with in-process workers using the built-in connectors,
+   * which reach only the file directories and endpoints of the settings' policy (checked again as
+   * they open files and build clients).
+   */
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings) {
-    return controlPlane(dataDir, ConnectorFactory.standard(), settings);
+    ConnectorPolicy policy = new ConnectorPolicy(settings.policy().files(), settings.policy().endpoints());
+    return controlPlane(dataDir, ConnectorFactory.standard(policy), settings);
   }
 
-  /** The control plane over {@code dataDir}, its jobs running on {@code workers}. */
+  /**
+   * The control plane over {@code dataDir}, its jobs running on {@code workers}, whose connectors
+   * reach only what the settings' policy allows (each worker is told as it registers).
+   */
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings, WorkersOption workers,
       ClusterSecret secret) {
-    return JobManager.open(settings, open(dataDir, ConnectorFactory.standard(), workers, secret));
+    ConnectorPolicy policy = new ConnectorPolicy(settings.policy().files(), settings.policy().endpoints());
+    return JobManager.open(settings, open(dataDir, ConnectorFactory.standard(policy), policy, workers, secret));
   }
 
   /**
@@ -62,15 +72,16 @@ public final class EmbeddedServices {
 
   /** The services over {@code dataDir}; closing them closes the pool, the state backends and the stores. */
   public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors) {
-    return open(dataDir, connectors, WorkersOption.IN_PROCESS, null);
+    return open(dataDir, connectors, ConnectorPolicy.unrestricted(), WorkersOption.IN_PROCESS, null);
   }
 
   /**
    * The services over {@code dataDir} with the workers {@code workers} names; for worker processes,
-   * {@code secret} is what they must prove they know.
+   * {@code secret} is what they must prove they know and {@code access} what their connectors may
+   * reach ({@code connectors} are the in-process workers' and the split enumerator's).
    */
-  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, WorkersOption workers,
-      ClusterSecret secret) {
+  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, ConnectorPolicy access,
+      WorkersOption workers, ClusterSecret secret) {
     Path checkpoints = dataDir.resolve("checkpoints");
     Path local = dataDir.resolve("local").resolve("control");
     MetadataStore metadata = new EmbeddedMetadataStore(dataDir.resolve("metadata"));
@@ -99,7 +110,8 @@ public final class EmbeddedServices {
     LocalProcessWorkers processes = null;
     try {
       pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), checkpoints.toAbsolutePath().toString())
-          .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout()));
+          .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
+          .withAccess(access));
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(), dataDir.resolve("local").resolve("workers"),

@@ -37,7 +37,7 @@ public final class Workers {
   /** Starts the worker with the built-in connectors. */
   public static Running start(Config c) {
     WorkerProcess w = WorkerProcess.start(new WorkerProcess.Config(c.controlPlane(), c.worker(), c.slots(),
-        c.cacheDir(), c.bindHost(), c.advertisedHost(), c.dataPort(), c.clusterSecret(), ConnectorFactory.standard()));
+        c.cacheDir(), c.bindHost(), c.advertisedHost(), c.dataPort(), c.clusterSecret(), ConnectorFactory::standard));
     return new Running() {
       @Override
       public String dataAddress() {

@@ -31,6 +31,12 @@ final class CliErrors {
     if (e instanceof io.tributary.scheduler.metadata.MetadataStoreException) {
       return e.getMessage() + (e.getMessage().contains("in use") ? " (is another run using this checkpoint directory?)" : "");
     }
+    if (e instanceof io.tributary.scheduler.lifecycle.InvalidRequestException ir) {
+      return ir.field() + ": " + ir.getMessage();
+    }
+    if (e instanceof java.io.UncheckedIOException) {
+      return e.getMessage();
+    }
     if (e instanceof ConnectorException || e instanceof ExpressionException
         || e instanceof IllegalArgumentException) {
       return e.getMessage();

@@ -59,6 +59,24 @@ final class ServerCommand implements Callable<Integer> {
       description = "A worker silent this long is lost: its tasks restart elsewhere (default: ${DEFAULT-VALUE})")
   java.time.Duration heartbeatTimeout;
 
+  @Option(names = "--host", description = "Address to listen on (default: $TRIBUTARY_HOST, else 127.0.0.1: loopback "
+      + "only; 0.0.0.0 for every interface, which needs a strong TRIBUTARY_ADMIN_TOKEN)")
+  String host;
+
+  @Option(names = "--dev", description = "Dev mode (also TRIBUTARY_DEV_MODE=true): accept a weak TRIBUTARY_ADMIN_TOKEN "
+      + "on any address; a server on loopback only is in dev mode anyway")
+  boolean dev;
+
+  @Option(names = "--file-root", paramLabel = "DIR", description = "Root of the projects' file directories: jobs of "
+      + "project P read and write under DIR/P only (repeatable; default: $TRIBUTARY_FILE_ROOTS, colon-separated, else "
+      + "<data-dir>/files); relative paths in specs resolve under the first")
+  List<Path> fileRoots = new ArrayList<>();
+
+  @Option(names = "--allow-endpoints", paramLabel = "LIST", description = "Hosts and ports connectors may connect to, "
+      + "comma-separated host:port entries (default: $TRIBUTARY_ALLOWED_ENDPOINTS, else loopback:1024-65535; "
+      + "'none' for nothing; see the README's security model)")
+  String endpoints;
+
   @Option(names = "--apply", paramLabel = "SPEC", description = "Apply this job spec to project 'default' once the "
       + "server is up (repeatable; applying an unchanged spec changes nothing)")
   List<Path> apply = new ArrayList<>();
@@ -76,9 +94,10 @@ final class ServerCommand implements Callable<Integer> {
     WorkersOption pool = WorkersOption.parse(workers,
         workerSlots != null ? workerSlots : Runtime.getRuntime().availableProcessors(), workerBind, workerPort,
         heartbeatTimeout);
-    TributaryServer server = TributaryServer.start(
-        new TributaryServer.Config(dir.toAbsolutePath(), port, adminToken == null || adminToken.isBlank() ? null
-            : adminToken).withWorkers(pool));
+    TributaryServer server = TributaryServer.start(ServerSettings.config(dir.toAbsolutePath(), port,
+        adminToken == null || adminToken.isBlank() ? null : adminToken, host, dev, fileRoots, endpoints, System.getenv())
+        .withWorkers(pool));
+    server.warnings().forEach(err::println);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       err.println("tributary: stopping; jobs resume from their latest checkpoint at the next start");
@@ -93,7 +112,7 @@ final class ServerCommand implements Callable<Integer> {
         + "TRIBUTARY_ADMIN_TOKEN to choose one): " + t));
     if (server.clusterSecret() != null) {
       err.println("Workers: " + describe(pool) + (server.clusterSecret().created()
-          ? "; cluster secret (workers need it in " + ClusterSecret.ENV + "; kept in " + dir.resolve("cluster-secret")
+          ? "; cluster secret (workers need it in " + ClusterSecret.ENV + "; kept in " + dir.resolve("secrets").resolve("cluster-secret")
               + "): " + server.clusterSecret().value() : ""));
     }
     for (int i = 0; i < specs.size(); i++) {

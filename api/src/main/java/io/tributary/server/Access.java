@@ -42,6 +42,18 @@ final class Access {
     return p;
   }
 
+  /** The caller, who must hold the administrator token or the metrics token; else 403. */
+  Principal requireMetricsReader() {
+    Principal p = principal();
+    if (!p.administrator() && !METRICS.equals(p)) {
+      throw new AuthorizationException(authentication());
+    }
+    return p;
+  }
+
+  /** The principal of the metrics token: no project, no role in any. */
+  static final Principal METRICS = new Principal("metrics", "", Role.VIEWER);
+
   /** The caller, who must hold the administrator token; else 403. */
   Principal requireAdministrator() {
     Principal p = principal();
@@ -69,13 +81,18 @@ final class Access {
   @Singleton
   static final class Tokens implements TokenValidator<HttpRequest<?>> {
     private final TokenStore tokens;
+    private final MetricsAccess metrics;
 
-    Tokens(JobManager jobs) {
+    Tokens(JobManager jobs, MetricsAccess metrics) {
       this.tokens = jobs.tokens();
+      this.metrics = metrics;
     }
 
     @Override
     public Publisher<Authentication> validateToken(String token, HttpRequest<?> request) {
+      if (metrics.isMetricsToken(token)) {
+        return Flux.just(Authentication.build("metrics", List.of("metrics"), Map.of(PRINCIPAL, METRICS)));
+      }
       return Flux.fromIterable(tokens.authenticate(token)
           .map(p -> Authentication.build(p.tokenId(), List.of(p.role().apiName()), Map.of(PRINCIPAL, p))).stream()
           .toList());

@@ -9,8 +9,8 @@ import io.tributary.api.generated.model.Job;
 import io.tributary.scheduler.lifecycle.InvalidRequestException;
 
 /**
- * Response headers and statuses the generated interfaces cannot express: 201 for a create, 204 for
- * a delete, and the ETag of a job. A job's version is its strong ETag ({@code "7"}). {@code If-Match} names the version a change
+ * Response headers and statuses the generated interfaces cannot express: 201 for a create, 202 for
+ * an action that goes on (stop, resume, rescale, a savepoint), 204 for a delete, and the ETag of a job. A job's version is its strong ETag ({@code "7"}). {@code If-Match} names the version a change
  * expects; {@code If-None-Match: *} expects no job at all (the control plane's expected version 0).
  */
 @ServerFilter("/v1/**")
@@ -57,5 +57,16 @@ final class ETags {
         && response.code() == 200) {
       response.status(HttpStatus.CREATED);
     }
+    if (Boolean.TRUE.equals(request.getAttribute(ACCEPTED, Boolean.class).orElse(false)) && response.code() == 200) {
+      response.status(HttpStatus.ACCEPTED);
+    }
+  }
+
+  /** Request attribute: the action was accepted and goes on (202 instead of 200), as the contract says. */
+  static final String ACCEPTED = "tributary.accepted";
+
+  /** Marks the current request's success as 202 Accepted. */
+  static void accepted() {
+    io.micronaut.http.context.ServerRequestContext.currentRequest().ifPresent(r -> r.setAttribute(ACCEPTED, Boolean.TRUE));
   }
 }

@@ -9,7 +9,7 @@ import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
-/** A job's lifecycle events, oldest first. */
+/** A job's lifecycle events, newest first (as the contract says). */
 @Controller
 class EventsController extends AbstractEventsController {
   private final JobManager jobs;
@@ -24,7 +24,8 @@ class EventsController extends AbstractEventsController {
   public Mono<JobEventList> listJobEvents(String project, String name, Integer pageSize, String pageToken) {
     access.require(project, Role.VIEWER);
     return Blocking.call(() -> {
-      List<JobEvent> all = jobs.events(project, name).stream().map(ApiModels::event).toList();
+      List<JobEvent> all = new java.util.ArrayList<>(jobs.events(project, name).stream().map(ApiModels::event).toList());
+      java.util.Collections.reverse(all);
       return Pages.of(all, pageSize, pageToken, JobEventList::new, JobEventList::nextPageToken);
     });
   }

@@ -6,16 +6,21 @@ import io.tributary.api.generated.model.Health;
 import io.tributary.scheduler.lifecycle.JobManager;
 import reactor.core.publisher.Mono;
 
-/** {@code GET /health} and {@code GET /metrics} (Prometheus), both without a token. */
+/**
+ * {@code GET /health} without a token, and {@code GET /metrics} (Prometheus: it names every project
+ * and job) for the administrator or the metrics token only.
+ */
 @Controller
 class HealthController extends AbstractHealthController {
   static final String VERSION = HealthController.class.getPackage().getImplementationVersion() != null
       ? HealthController.class.getPackage().getImplementationVersion() : "0.1.0-SNAPSHOT";
 
   private final JobManager jobs;
+  private final Access access;
 
-  HealthController(JobManager jobs) {
+  HealthController(JobManager jobs, Access access) {
     this.jobs = jobs;
+    this.access = access;
   }
 
   @Override
@@ -25,6 +30,7 @@ class HealthController extends AbstractHealthController {
 
   @Override
   public Mono<String> getPrometheusMetrics() {
+    access.requireMetricsReader();
     return Blocking.call(jobs::prometheus);
   }
 }

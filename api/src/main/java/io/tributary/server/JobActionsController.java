@@ -26,6 +26,7 @@ class JobActionsController extends AbstractJobActionsController {
   @Override
   public Mono<Job> stopJob(String project, String name, StopRequest body) {
     access.require(project, Role.EDITOR);
+    ETags.accepted();
     boolean savepoint = body != null && Boolean.TRUE.equals(body.getSavepoint());
     return Blocking.call(() -> ApiModels.job(jobs.stop(project, name, savepoint)));
   }
@@ -33,6 +34,7 @@ class JobActionsController extends AbstractJobActionsController {
   @Override
   public Mono<Job> resumeJob(String project, String name, RestorePolicy body) {
     access.require(project, Role.EDITOR);
+    ETags.accepted();
     return Blocking.call(() -> ApiModels.job(jobs.resume(project, name,
         body == null ? null : restores.resolve(project, name, body, false))));
   }
@@ -40,12 +42,14 @@ class JobActionsController extends AbstractJobActionsController {
   @Override
   public Mono<Job> rescaleJob(String project, String name, RescaleRequest body) {
     access.require(project, Role.EDITOR);
+    ETags.accepted();
     return Blocking.call(() -> ApiModels.job(jobs.rescale(project, name, body.getParallelism())));
   }
 
   @Override
   public Mono<Job> restartJob(String project, String name) {
     access.require(project, Role.EDITOR);
+    ETags.accepted();
     return Blocking.call(() -> ApiModels.job(jobs.restart(project, name)));
   }
 }

@@ -24,11 +24,9 @@ class JobsController extends AbstractJobsController {
 
   private final JobManager jobs;
   private final Access access;
-  private final FileRoots files;
   private final Restores restores;
 
-  JobsController(JobManager jobs, Access access, Restores restores, FileRoots files) {
-    this.files = files;
+  JobsController(JobManager jobs, Access access, Restores restores) {
     this.jobs = jobs;
     this.access = access;
     this.restores = restores;
@@ -42,7 +40,6 @@ class JobsController extends AbstractJobsController {
     String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     DesiredState desired = body.getDesiredState() == null ? null : DesiredState.valueOf(body.getDesiredState().getValue());
     return Blocking.call(() -> {
-      files.check(io.tributary.scheduler.spec.JobSpecs.parse(spec));
       RestorePolicy restore = body.getRestorePolicy() == null ? null
           : restores.resolve(project, name, body.getRestorePolicy(), true);
       JobManager.ApplyResult result = jobs.apply(project, name, spec, expected, desired);
@@ -82,9 +79,9 @@ class JobsController extends AbstractJobsController {
   }
 
   @Override
-  public Mono<Void> deleteJob(String project, String name, String ifMatch) {
+  public Mono<Void> deleteJob(String project, String name, String ifMatch, Boolean deleteSavepoints) {
     access.require(project, Role.EDITOR);
     Long expected = ETags.expected(ifMatch, null);
-    return Blocking.run(() -> jobs.delete(project, name, expected));
+    return Blocking.run(() -> jobs.delete(project, name, expected, Boolean.TRUE.equals(deleteSavepoints)));
   }
 }

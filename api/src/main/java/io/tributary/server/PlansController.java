@@ -14,10 +14,7 @@ import reactor.core.publisher.Mono;
 class PlansController extends AbstractPlansController {
   private final JobManager jobs;
   private final Access access;
-  private final FileRoots files;
-
-  PlansController(JobManager jobs, Access access, FileRoots files) {
-    this.files = files;
+  PlansController(JobManager jobs, Access access) {
     this.jobs = jobs;
     this.access = access;
   }
@@ -28,7 +25,6 @@ class PlansController extends AbstractPlansController {
     String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     return Blocking.call(() -> {
       io.tributary.scheduler.spec.JobSpec parsed = io.tributary.scheduler.spec.JobSpecs.parse(spec);
-      files.check(parsed);
       JobManager.PlanPreview preview = jobs.plan(project, spec);
       PlanChange.ActionEnum action;
       switch (preview.change()) {

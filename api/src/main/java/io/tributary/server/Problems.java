@@ -20,6 +20,8 @@ import io.tributary.scheduler.lifecycle.InvalidRequestException;
 import io.tributary.scheduler.lifecycle.NotFoundException;
 import io.tributary.scheduler.lifecycle.OperationFailedException;
 import io.tributary.scheduler.lifecycle.PreconditionFailedException;
+import io.tributary.scheduler.lifecycle.QuotaExceededException;
+import io.tributary.api.generated.model.QuotaViolation;
 import io.tributary.scheduler.lifecycle.StateConflictException;
 import io.tributary.scheduler.spec.InvalidSpecException;
 import io.tributary.scheduler.spec.SpecError;
@@ -92,6 +94,8 @@ final class Problems {
         return "payload-too-large";
       case 415:
         return "unsupported-media-type";
+      case 429:
+        return "quota-exceeded";
       default:
         return status >= 500 ? "internal" : "invalid-request";
     }
@@ -129,6 +133,16 @@ final class Problems {
       status = 409;
     } else if (e instanceof PreconditionFailedException) {
       status = 412;
+    } else if (e instanceof QuotaExceededException q) {
+      status = q.status();
+      if (q.field() != null) {
+        errors = List.of(new FieldError(q.field(), e.getMessage()));
+      }
+      String detail = q.field() == null ? e.getMessage() : q.field() + ": " + e.getMessage();
+      MutableHttpResponse<Problem> r = response(request, status, detail, ErrorDomain.USER, false, errors);
+      r.body().quota(new QuotaViolation(q.quota(), q.limit()).requested(q.requested()));
+      r.body().type("urn:tributary:problem:quota-exceeded").title("Quota exceeded");
+      return r;
     } else if (e instanceof OperationFailedException) {
       status = e.retryable() ? 503 : 500;
       if (e.getCause() != null) {

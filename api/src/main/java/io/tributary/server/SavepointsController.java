@@ -26,6 +26,7 @@ class SavepointsController extends AbstractSavepointsController {
   @Override
   public Mono<Savepoint> triggerSavepoint(String project, String name) {
     access.require(project, Role.EDITOR);
+    ETags.accepted();
     return Blocking.call(() -> ApiModels.savepoint(jobs.triggerSavepoint(project, name)));
   }
 

@@ -11,7 +11,15 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import io.tributary.boot.ServerStorage;
+import io.tributary.connect.Endpoints;
+import io.tributary.connect.StorageRoots;
+import io.tributary.scheduler.policy.Quotas;
+import io.tributary.scheduler.policy.TenantPolicy;
 
 /**
  * The whole service in one process: the REST API (Micronaut, on the interfaces generated from
@@ -24,30 +32,84 @@ public final class TributaryServer implements AutoCloseable {
   /** The largest request body accepted (413 beyond). */
   public static final long MAX_REQUEST_BYTES = 1024 * 1024;
 
+  /** The address a server listens on unless told otherwise: loopback only. */
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
   /**
    * @param port 0 for any free port
    * @param adminToken the administrator token; null to keep the stored one, or create one if there
    *     is none (then {@link #createdAdminToken()} has it)
-   * @param fileRoots the directories under which file sources and sinks may read and write
+   * @param fileRoots the roots of the projects' file directories: a job of project {@code p} may read
+   *     and write under {@code <root>/p} only (relative paths resolve under the first root's)
+   * @param host the address to listen on ({@link #DEFAULT_HOST}; {@code 0.0.0.0} for every interface)
+   * @param endpoints the endpoint allow-list of connectors ({@link Endpoints}); the server's own
+   *     port is refused on loopback whatever it says
+   * @param quotas every project's quotas
+   * @param devMode accept a weak administrator token ({@link AdminTokens}); implied by a loopback host
+   * @param metricsToken a token that may read {@code GET /metrics} only, or null
+   * @param tokenKey the token key (base64) instead of {@code <data>/secrets/token.key}, or null
+   * @param workers where jobs' tasks run ({@link WorkersOption#IN_PROCESS}: threads of this process)
    */
-  public record Config(Path dataDir, int port, String adminToken, List<Path> fileRoots, WorkersOption workers) {
+  public record Config(Path dataDir, int port, String adminToken, List<Path> fileRoots, String host,
+      String endpoints, Quotas quotas, boolean devMode, String metricsToken, String tokenKey, WorkersOption workers) {
     public Config {
+      Objects.requireNonNull(workers, "workers");
       fileRoots = List.copyOf(fileRoots);
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(endpoints, "endpoints");
+      Objects.requireNonNull(quotas, "quotas");
     }
 
-    /** In-process workers. */
+    /** The defaults, with file directories under {@code fileRoots}. */
     public Config(Path dataDir, int port, String adminToken, List<Path> fileRoots) {
-      this(dataDir, port, adminToken, fileRoots, WorkersOption.IN_PROCESS);
+      this(dataDir, port, adminToken, fileRoots, DEFAULT_HOST, Endpoints.LOOPBACK_DEFAULT, Quotas.DEFAULTS, false,
+          null, null, WorkersOption.IN_PROCESS);
     }
 
-    /** File sources and sinks may use the working directory and the data directory; in-process workers. */
+    /** The defaults: file directories under {@code <data>/files}, loopback only, default quotas, in-process workers. */
     public Config(Path dataDir, int port, String adminToken) {
-      this(dataDir, port, adminToken, List.of(Path.of("").toAbsolutePath(), dataDir));
+      this(dataDir, port, adminToken, List.of(ServerStorage.defaultFileRoot(dataDir)));
+    }
+
+    public Config withHost(String h) {
+      return new Config(dataDir, port, adminToken, fileRoots, h, endpoints, quotas, devMode, metricsToken, tokenKey,
+          workers);
+    }
+
+    public Config withEndpoints(String e) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, e, quotas, devMode, metricsToken, tokenKey,
+          workers);
+    }
+
+    public Config withQuotas(Quotas q) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, q, devMode, metricsToken, tokenKey,
+          workers);
+    }
+
+    public Config withDevMode(boolean d) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, d, metricsToken, tokenKey,
+          workers);
+    }
+
+    public Config withMetricsToken(String t) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, t, tokenKey,
+          workers);
+    }
+
+    public Config withTokenKey(String k) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, metricsToken, k,
+          workers);
+    }
+
+    /** Whether the host is a loopback address, which only this machine can reach. */
+    public boolean loopbackOnly() {
+      return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
     }
 
     /** The same with {@code w} as its workers. */
     public Config withWorkers(WorkersOption w) {
-      return new Config(dataDir, port, adminToken, fileRoots, w);
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, metricsToken, tokenKey,
+          w);
     }
   }
 
@@ -56,14 +118,17 @@ public final class TributaryServer implements AutoCloseable {
   private final EmbeddedServer server;
   private final String adminToken;
   private final boolean adminTokenCreated;
+  private final List<String> warnings;
   private volatile ClusterSecret clusterSecret;
 
-  private TributaryServer(ApplicationContext context, JobManager jobs, String adminToken, boolean created) {
+  private TributaryServer(ApplicationContext context, JobManager jobs, String adminToken, boolean created,
+      List<String> warnings) {
     this.context = context;
     this.jobs = jobs;
     this.server = context.getBean(EmbeddedServer.class);
     this.adminToken = adminToken;
     this.adminTokenCreated = created;
+    this.warnings = List.copyOf(warnings);
   }
 
   /** Opens the data directory, resumes its jobs and starts serving. */
@@ -71,31 +136,56 @@ public final class TributaryServer implements AutoCloseable {
     return start(config, JobManager.Settings.defaults());
   }
 
-  /** Like {@link #start(Config)}, with control-plane settings of the caller's (tests, benchmarks). */
+  /**
+   * Like {@link #start(Config)}, with control-plane settings of the caller's (tests, benchmarks);
+   * the config's file roots, endpoints, quotas and token key replace the settings' policy and key.
+   *
+   * @throws IllegalArgumentException with one line saying what is wrong with the config (a weak
+   *     administrator token, a file root that overlaps the data directory's own, an endpoint list
+   *     that does not parse)
+   */
   public static TributaryServer start(Config config, JobManager.Settings settings) {
+    String warning = AdminTokens.check(config.adminToken(), config.devMode() || config.loopbackOnly());
+    ServerStorage.prepareFileRoots(config.dataDir(), config.fileRoots());
+    Set<Integer> ownPorts = ConcurrentHashMap.newKeySet();
+    if (config.port() > 0) {
+      ownPorts.add(config.port());
+    }
+    Endpoints endpoints = Endpoints.parse(config.endpoints()).exceptLoopbackPorts(ownPorts);
+    TenantPolicy policy = new TenantPolicy(StorageRoots.of(config.fileRoots()), endpoints, config.quotas());
+    byte[] key = ServerStorage.tokenKey(config.dataDir(), config.tokenKey());
+    JobManager.Settings withPolicy = settings.withPolicy(policy).withTokenKey(key);
+    List<String> warnings = warning == null ? List.of() : List.of(warning);
     if (config.workers().kind() == WorkersOption.Kind.IN_PROCESS) {
-      return start(config, EmbeddedServices.controlPlane(config.dataDir(), settings));
+      TributaryServer server = start(config, EmbeddedServices.controlPlane(config.dataDir(), withPolicy), warnings);
+      ownPorts.add(server.port());
+      return server;
     }
     ClusterSecret secret = ClusterSecret.load(config.dataDir());
-    TributaryServer s = start(config, EmbeddedServices.controlPlane(config.dataDir(), settings, config.workers(),
-        secret));
-    s.clusterSecret = secret;
-    return s;
+    TributaryServer server = start(config, EmbeddedServices.controlPlane(config.dataDir(), withPolicy,
+        config.workers(), secret), warnings);
+    server.clusterSecret = secret;
+    ownPorts.add(server.port());
+    return server;
   }
 
   /** Serves {@code jobs}, a control plane the caller opened (the server owns it from now on). */
   public static TributaryServer start(Config config, JobManager jobs) {
+    return start(config, jobs, List.of());
+  }
+
+  private static TributaryServer start(Config config, JobManager jobs, List<String> warnings) {
     ApplicationContext context = null;
     try {
       Optional<String> created = jobs.tokens().bootstrapAdmin(config.adminToken());
       context = ApplicationContext.builder()
           .deduceEnvironment(false)
           .banner(false)
-          .properties(properties(config.port()))
-          .singletons(jobs, new FileRoots(config.fileRoots()))
+          .properties(properties(config.port(), config.host()))
+          .singletons(jobs, new MetricsAccess(config.metricsToken()))
           .start();
       context.getBean(EmbeddedServer.class).start();
-      return new TributaryServer(context, jobs, created.orElse(config.adminToken()), created.isPresent());
+      return new TributaryServer(context, jobs, created.orElse(config.adminToken()), created.isPresent(), warnings);
     } catch (RuntimeException e) {
       if (context != null) {
         context.close();
@@ -105,10 +195,11 @@ public final class TributaryServer implements AutoCloseable {
     }
   }
 
-  static Map<String, Object> properties(int port) {
+  static Map<String, Object> properties(int port, String host) {
     Map<String, Object> p = new HashMap<>();
     p.put("micronaut.application.name", "tributary");
     p.put("micronaut.server.port", port);
+    p.put("micronaut.server.host", host);
     p.put("micronaut.server.max-request-size", MAX_REQUEST_BYTES);
     p.put("micronaut.server.thread-selection", "AUTO");
     p.put("micronaut.security.enabled", true);
@@ -133,6 +224,11 @@ public final class TributaryServer implements AutoCloseable {
   /** {@code http://localhost:<port>}. */
   public URI url() {
     return URI.create("http://localhost:" + port());
+  }
+
+  /** Warnings about the config to show at start (a weak administrator token accepted in dev mode). */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** The administrator token if this process knows it (given, or created now); else null. */

@@ -6,6 +6,9 @@ import io.tributary.boot.ClusterSecret;
 import io.tributary.boot.ControlTests;
 import io.tributary.boot.EmbeddedServices;
 import io.tributary.boot.WorkersOption;
+import io.tributary.connect.Endpoints;
+import io.tributary.connect.StorageRoots;
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.scheduler.lifecycle.ControlPlaneServices;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.lifecycle.ObservedState;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * knows the cluster secret joins; a worker paused past the heartbeat timeout is fenced — the job goes
  * on without it, and when it resumes it is told to drop its tasks and can neither acknowledge nor
  * commit anything of the attempt it ran; a slow sink on one worker slows the source on another,
- * with what is in flight bounded by the credits.
+ * with what is in flight bounded by the credits; a worker's connectors reach only what the control
+ * plane's policy allows, checked on the worker as they open.
  */
 @Timeout(180)
 class ExternalWorkersIT {
@@ -52,7 +56,12 @@ class ExternalWorkersIT {
   }
 
   private void controlPlane(Duration heartbeatTimeout) {
-    ControlPlaneServices services = EmbeddedServices.open(tmp.resolve("data"), ConnectorFactory.standard(),
+    controlPlane(heartbeatTimeout, ConnectorPolicy.unrestricted());
+  }
+
+  /** Jobs are validated without a policy; the workers are told {@code access} as they register. */
+  private void controlPlane(Duration heartbeatTimeout, ConnectorPolicy access) {
+    ControlPlaneServices services = EmbeddedServices.open(tmp.resolve("data"), ConnectorFactory.standard(), access,
         new WorkersOption(WorkersOption.Kind.EXTERNAL, 0, 0, "127.0.0.1", 0, heartbeatTimeout),
         new ClusterSecret(SECRET, false));
     pool = (RemoteWorkerPool) services.pool();
@@ -83,6 +92,30 @@ class ExternalWorkersIT {
     worker("member", 2, SECRET);
     awaitWorkers(1);
     assertThat(pool.workers()).extracting(RemoteWorkerPool.WorkerInfo::id).containsExactly("member");
+  }
+
+  @Test
+  void aWorkerReachesOnlyWhatTheControlPlaneAllowsWhateverPassedValidation() throws Exception {
+    Path files = tmp.resolve("files");
+    controlPlane(Duration.ofSeconds(5), new ConnectorPolicy(StorageRoots.of(List.of(files)), Endpoints.parse("none")));
+    worker("w1", 4, SECRET);
+    awaitWorkers(1);
+    Path out = tmp.resolve("out");
+    jobs.apply(P, "bids", ControlTests.bidsPerAuction(out, 0, "1s", ""), null);
+    ControlTests.awaitState(jobs, P, "bids", ObservedState.FAILED);
+    var failure = jobs.get(P, "bids").failure();
+    assertThat(failure.domain()).as(failure.message()).isEqualTo(io.tributary.protocol.Failure.Domain.USER);
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.message()).contains(out.toString()).contains("outside the directories");
+    assertThat(out).doesNotExist();
+
+    String kafka = ControlTests.bidsPerAuction(files.resolve("default").resolve("out"), 0, "1s", "")
+        .replace("name: bids", "name: to-kafka")
+        .replaceAll("out: \\{input: per-auction, type: file, path: \"[^\"]*\"}",
+            "out: {input: per-auction, type: kafka, bootstrapServers: \"127.0.0.1:9092\", topic: t}");
+    jobs.apply(P, "to-kafka", kafka, null);
+    ControlTests.awaitState(jobs, P, "to-kafka", ObservedState.FAILED);
+    assertThat(jobs.get(P, "to-kafka").failure().message()).contains("127.0.0.1:9092");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.tributary.boot.ClusterSecret;
 import io.tributary.boot.ControlTests;
 import io.tributary.boot.EmbeddedServices;
 import io.tributary.boot.WorkersOption;
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.connectors.kafka.KafkaBroker;
 import io.tributary.worker.remote.RemoteWorkerPool;
 import io.tributary.worker.task.ConnectorFactory;
@@ -71,7 +72,7 @@ class WorkerKillIT {
   private RemoteWorkerPool pool;
 
   private JobManager controlPlane(Path data) {
-    ControlPlaneServices services = EmbeddedServices.open(data, ConnectorFactory.standard(),
+    ControlPlaneServices services = EmbeddedServices.open(data, ConnectorFactory.standard(), ConnectorPolicy.unrestricted(),
         new WorkersOption(WorkersOption.Kind.LOCAL, 3, 2, "127.0.0.1", 0, Duration.ofSeconds(5)),
         new ClusterSecret("worker-kill-it-cluster-secret", false));
     pool = (RemoteWorkerPool) services.pool();

@@ -48,7 +48,7 @@ class ApiServerIT {
 
   @BeforeEach
   void start() {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ADMIN);
   }
 
@@ -106,7 +106,7 @@ class ApiServerIT {
     assertThatThrownBy(() -> jobs.applyJob("default", "trickle", apply(ServerTests.trickle("trickle", 1)), null, "*"))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(412));
 
-    jobs.deleteJob("default", "trickle", "\"1\"");
+    jobs.deleteJob("default", "trickle", "\"1\"", null);
     assertThatThrownBy(() -> jobs.getJob("default", "trickle"))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
@@ -177,8 +177,10 @@ class ApiServerIT {
     java.nio.file.Path directory = dir.resolve("data/checkpoints/default--trickle/savepoints/" + sp);
     assertThat(directory.resolve("_metadata")).exists();
     savepointsApi.deleteSavepoint("default", "trickle", sp); // the job runs from the rescale's savepoint now
-    try (var files = java.nio.file.Files.walk(directory)) {
-      assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
+    if (java.nio.file.Files.exists(directory)) { // emptied directories are removed
+      try (var files = java.nio.file.Files.walk(directory)) {
+        assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
+      }
     }
     assertThat(savepointsApi.listSavepoints("default", "trickle", null, null).getItems()).extracting(Savepoint::getId)
         .containsExactly(after.get(0).getId());
@@ -210,7 +212,7 @@ class ApiServerIT {
     Job before = await(jobs, "default", "trickle",
         j -> j.getObservedState() == ObservedState.RUNNING && j.getLastCheckpoint() != null);
     server.close();
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ADMIN);
     JobsApi again = new JobsApi(client);
     Job after = await(again, "default", "trickle", j -> j.getObservedState() == ObservedState.RUNNING);

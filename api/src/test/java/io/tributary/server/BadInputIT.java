@@ -128,7 +128,12 @@ class BadInputIT {
     assertThat(p.findValuesAsText("pointer")).containsExactly("/spec/sinks/out/path");
     String escape = spec.replace("/etc/tributary", dir.resolve("files").resolve("../../escaped").toString());
     problem(put("files", body(escape)), 400);
-    String inside = spec.replace("/etc/tributary", dir.resolve("files").resolve("out").toString());
+    String otherProject = spec.replace("/etc/tributary", dir.resolve("files").resolve("team-b").resolve("out").toString());
+    problem(put("files", body(otherProject)), 400);
+    String relative = spec.replace("/etc/tributary", "out/relative");
+    assertThat(put("files", body(relative)).statusCode()).isEqualTo(201);
+    ServerTests.send(server, "DELETE", "/v1/projects/default/jobs/files", ServerTests.ADMIN, null);
+    String inside = spec.replace("/etc/tributary", dir.resolve("files").resolve("default").resolve("out").toString());
     assertThat(put("files", body(inside)).statusCode()).isEqualTo(201);
     ServerTests.send(server, "DELETE", "/v1/projects/default/jobs/files", ServerTests.ADMIN, null);
     nothingStored();

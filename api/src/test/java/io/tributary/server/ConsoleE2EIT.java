@@ -32,7 +32,7 @@ class ConsoleE2EIT {
 
   @BeforeEach
   void start() throws IOException {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     String spec = Files.readString(LIVE_EXAMPLE); // as `tributary server --apply` applies it
     server.jobs().apply("default", JobSpecs.parse(spec).name(), spec, null);
   }

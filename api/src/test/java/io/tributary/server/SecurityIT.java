@@ -29,7 +29,7 @@ class SecurityIT {
 
   @BeforeAll
   static void start() throws Exception {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     for (String p : List.of("team-a", "team-b")) {
       assertThat(send("POST", "/v1/projects", ServerTests.ADMIN, "{\"name\":\"" + p + "\"}").statusCode()).isEqualTo(201);
     }

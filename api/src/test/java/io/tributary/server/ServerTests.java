@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import io.tributary.scheduler.policy.Quotas;
 
 /** Servers, clients and specs the server tests share. */
 final class ServerTests {
@@ -17,15 +18,29 @@ final class ServerTests {
 
   private ServerTests() {}
 
-  /** A server on a free port over {@code data}; file sources and sinks may use {@code files}. */
+  /** The default quotas, but checkpoints as often as the tests' jobs take them (every 200 ms). */
+  static final Quotas QUOTAS = Quotas.DEFAULTS.withMinCheckpointInterval(Duration.ofMillis(100));
+
+  /**
+   * A server on a free port over {@code data}; file sources and sinks of project {@code p} may use
+   * {@code files/p}.
+   */
   static TributaryServer start(Path data, Path files) {
-    return TributaryServer.start(new TributaryServer.Config(data, 0, ADMIN, List.of(files)),
-        ControlTests.settings());
+    return start(config(data, files));
   }
 
+  static TributaryServer.Config config(Path data, Path files) {
+    return new TributaryServer.Config(data, 0, ADMIN, List.of(files)).withQuotas(QUOTAS);
+  }
+
+  static TributaryServer start(TributaryServer.Config config) {
+    return TributaryServer.start(config, ControlTests.settings());
+  }
+
+  /** A generated client whose every response is checked against the contract ({@link Contract}). */
   static ApiClient client(TributaryServer server, String token) {
-    ApiClient c = new ApiClient();
-    c.updateBaseUri(server.url().toString());
+    ApiClient c = new ApiClient(ContractHttpClient.builder(), ApiClient.createDefaultObjectMapper(),
+        server.url().toString());
     c.setRequestInterceptor(b -> b.header("Authorization", "Bearer " + token));
     c.setReadTimeout(Duration.ofSeconds(60));
     return c;
@@ -50,6 +65,8 @@ final class ServerTests {
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
-    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    Contract.check(method, r.uri(), r.statusCode(), r.headers().firstValue("content-type").orElse(null), r.body());
+    return r;
   }
 }

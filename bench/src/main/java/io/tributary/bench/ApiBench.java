@@ -280,7 +280,7 @@ public final class ApiBench implements Callable<Integer> {
       String name = jobName(i);
       pool.execute(() -> {
         try {
-          conn.jobs.deleteJob(project, name, null);
+          conn.jobs.deleteJob(project, name, null, null);
         } catch (ApiException ignored) {
           // not defined (the run stopped early) or already gone
         }

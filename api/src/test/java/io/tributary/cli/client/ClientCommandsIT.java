@@ -39,7 +39,8 @@ class ClientCommandsIT {
 
   @BeforeAll
   static void startServer() {
-    server = TributaryServer.start(new TributaryServer.Config(tmp.resolve("data"), 0, null));
+    server = TributaryServer.start(new TributaryServer.Config(tmp.resolve("data"), 0, null).withQuotas(
+        io.tributary.scheduler.policy.Quotas.DEFAULTS.withMinCheckpointInterval(java.time.Duration.ofMillis(100))));
   }
 
   @AfterAll

@@ -306,6 +306,49 @@ public final class CheckpointStore {
     return true;
   }
 
+  /**
+   * Deletes what the job keeps in storage once it is deleted: its latest pointer, its retained
+   * checkpoints' entries and every object under {@code <job>/} (checkpoints, state files, timers)
+   * except, unless {@code savepoints}, its self-contained savepoints ({@code <job>/savepoints/}),
+   * which a job created again under the name may restore. Savepoints of older versions share state
+   * files with checkpoints, so they go with them. Best effort for objects.
+   *
+   * @return how many objects were deleted
+   */
+  public int deleteJobData(boolean savepoints) {
+    List<Retained> keep = new ArrayList<>();
+    for (Retained sp : savepoints()) {
+      boolean selfContained;
+      try {
+        selfContained = isSelfContained(load(sp.path()), sp.path());
+      } catch (RuntimeException e) {
+        selfContained = false; // unreadable: it restores nothing
+      }
+      if (!savepoints && selfContained) {
+        keep.add(sp);
+      } else {
+        removeRetained(sp.kind(), sp.id());
+      }
+    }
+    for (Retained c : checkpoints()) {
+      removeRetained(c.kind(), c.id());
+    }
+    metadata.get(latestKey()).ifPresent(i -> metadata.delete(latestKey(), i.version()));
+    List<String> names = new ArrayList<>();
+    try {
+      for (String n : objects.list(job + "/")) {
+        boolean kept = keep.stream().anyMatch(sp -> n.startsWith(savepointDirectory(sp.id()) + "/"));
+        if (!kept) {
+          names.add(n);
+        }
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    deleteObjects(names);
+    return names.size();
+  }
+
   public void removeRetained(String kind, long id) {
     String key = retainedKey(kind, id);
     metadata.get(key).ifPresent(i -> metadata.delete(key, i.version()));

@@ -11,7 +11,8 @@ import io.tributary.protocol.Failure;
  *   <li>{@link NotFoundException}: 404;
  *   <li>{@link StateConflictException}: 409, the job's state does not allow the action now;
  *   <li>{@link PreconditionFailedException}: 412, an {@code If-Match} version is stale;
- *   <li>{@link OperationFailedException}: 503 when {@link #retryable()}, else 500.
+ *   <li>{@link OperationFailedException}: 503 when {@link #retryable()}, else 500;
+ *   <li>{@link QuotaExceededException}: 429 or 409, naming the quota.
  * </ul>
  *
  * <p>An invalid job spec is not one of these: {@link io.tributary.scheduler.spec.InvalidSpecException} passes
@@ -19,7 +20,7 @@ import io.tributary.protocol.Failure;
  */
 public abstract sealed class ControlException extends RuntimeException
     permits InvalidRequestException, NotFoundException, StateConflictException, PreconditionFailedException,
-    OperationFailedException {
+    OperationFailedException, QuotaExceededException {
   private static final long serialVersionUID = 1L;
 
   private final Failure.Domain domain;

@@ -8,7 +8,9 @@ import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.ConflictException;
 import io.tributary.scheduler.spec.CheckpointSpec;
+import io.tributary.scheduler.policy.SpecAccess;
 import io.tributary.scheduler.spec.JobSpec;
+import io.tributary.scheduler.spec.SpecBudget;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -39,12 +41,15 @@ final class JobContext {
   }
 
   /**
-   * The plan of {@code spec} at {@code parallelism} (null: the spec's), under the job's internal name.
+   * The plan of {@code spec} at {@code parallelism} (null: the spec's), under the job's internal name:
+   * its file paths resolved in {@code project}'s directories, everything it reaches checked against
+   * the settings' policy ({@link SpecAccess}).
    *
    * @throws io.tributary.scheduler.spec.InvalidSpecException if the spec cannot be planned
    */
-  static ExecutionPlan plan(JobSpec spec, Integer parallelism, String internalName) {
-    ExecutionPlan p = Planner.plan(spec, parallelism);
+  ExecutionPlan plan(JobSpec spec, Integer parallelism, String project, String internalName) {
+    JobSpec resolved = SpecAccess.resolve(settings.policy(), project, spec);
+    ExecutionPlan p = SpecBudget.within(SpecBudget.DEFAULT, () -> Planner.plan(resolved, parallelism));
     return new ExecutionPlan(internalName, p.maxParallelism(), p.stateBackend(), p.stages(), p.edges());
   }
 

@@ -7,6 +7,7 @@ import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.ConflictException;
 import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.policy.TenantPolicy;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.scheduler.spec.ParallelismSpec;
@@ -63,10 +64,11 @@ import java.util.concurrent.TimeUnit;
  * should run from its latest checkpoint; STOPPED, FAILED and FINISHED jobs stay so. {@link
  * #close()} ends the runs without savepoints and without changing any job's stored state.
  *
- * <p><b>Delete.</b> Deleting a job ends its run and removes its record, status and events. Its
- * checkpoints and savepoints stay in storage, with their pointers in the metadata store
- * ({@code jobs/<project>--<name>/...}): a job created again with the same name starts without state,
- * but can be resumed from the savepoints of its predecessor, which its savepoint list shows.
+ * <p><b>Delete.</b> Deleting a job ends its run and removes its record, status, events and
+ * checkpoints (entries, objects, state files). Its self-contained savepoints stay, unless asked to
+ * go too, with their entries in the metadata store ({@code jobs/<project>--<name>/savepoints/}): a job
+ * created again with the same name starts without state, but can be resumed from the savepoints of
+ * its predecessor, which its savepoint list shows.
  */
 public final class JobManager implements AutoCloseable {
   /** Largest spec text accepted, in UTF-8 bytes (the metadata store holds at most 256 KiB per item). */
@@ -84,12 +86,16 @@ public final class JobManager implements AutoCloseable {
    * @param actionTimeout the longest an action waits for a savepoint, for a run to stop, or for
    *     another action on the same job
    * @param reconcileInterval how often every job's observed state is driven towards its record
+   * @param policy what projects' jobs may reach and use (file directories, endpoints, quotas)
+   * @param tokenKey the server's secret that token hashes are keyed with (kept outside the metadata
+   *     store, so that a copy of the store alone allows no guessing); null for plain SHA-256
    */
   public record Settings(RestartPolicy restarts, Duration defaultCheckpointInterval, Duration checkpointTimeout,
-      Duration actionTimeout, Duration reconcileInterval, Clock clock) {
+      Duration actionTimeout, Duration reconcileInterval, Clock clock, TenantPolicy policy, byte[] tokenKey) {
     public Settings {
       Objects.requireNonNull(restarts, "restarts");
       Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(policy, "policy");
       if (reconcileInterval.isNegative() || reconcileInterval.isZero()) {
         throw new IllegalArgumentException("reconcileInterval must be positive, got " + reconcileInterval);
       }
@@ -98,25 +104,41 @@ public final class JobManager implements AutoCloseable {
     /** The defaults: {@link RestartPolicy#DEFAULT}, checkpoints every 10 s, reconciling every 2 s. */
     public static Settings defaults() {
       return new Settings(RestartPolicy.DEFAULT, Duration.ofSeconds(10), Duration.ofMinutes(10), Duration.ofMinutes(2),
-          Duration.ofSeconds(2), Clock.systemUTC());
+          Duration.ofSeconds(2), Clock.systemUTC(), TenantPolicy.open(), null);
     }
 
     public Settings withRestarts(RestartPolicy r) {
-      return new Settings(r, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval, clock);
+      return new Settings(r, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval, clock,
+          policy, tokenKey);
     }
 
     public Settings withActionTimeout(Duration t) {
-      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, t, reconcileInterval, clock);
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, t, reconcileInterval, clock, policy,
+          tokenKey);
     }
 
     public Settings withReconcileInterval(Duration t) {
-      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, t, clock);
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, t, clock, policy,
+          tokenKey);
+    }
+
+    /** These settings with {@code p} as the policy of every project. */
+    public Settings withPolicy(TenantPolicy p) {
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval,
+          clock, p, tokenKey);
+    }
+
+    /** These settings with token hashes keyed by {@code key}. */
+    public Settings withTokenKey(byte[] key) {
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval,
+          clock, policy, key == null ? null : key.clone());
     }
   }
 
   private final JobContext ctx;
   private final ProjectStore projects;
   private final TokenStore tokens;
+  private final QuotaChecks quotas;
   private final JobActions actions;
   private final JobViews views;
   private final ConcurrentMap<String, ManagedJob> jobs = new ConcurrentHashMap<>();
@@ -130,7 +152,9 @@ public final class JobManager implements AutoCloseable {
   private JobManager(Settings settings, ControlPlaneServices services) {
     this.ctx = new JobContext(settings, services);
     this.projects = new ProjectStore(services.metadata(), settings.clock());
-    this.tokens = new TokenStore(services.metadata(), settings.clock(), projects);
+    this.tokens = new TokenStore(services.metadata(), settings.clock(), projects, settings.tokenKey(),
+        settings.policy().quotas().tokens());
+    this.quotas = new QuotaChecks(settings.policy().quotas(), services.metadata(), ctx.jobs);
     this.actions = new JobActions(ctx);
     this.views = new JobViews(ctx);
     this.metrics = new ControlMetrics(jobs::values, Arrays.stream(ObservedState.values()).map(Enum::name).toList(),
@@ -260,12 +284,17 @@ public final class JobManager implements AutoCloseable {
     JobNames.checkJob(name);
     projects.checkExists(project);
     JobSpec spec = parse(name, specText);
+    quotas.spec(spec);
     String fingerprint = SpecFingerprint.of(spec);
     return withJob(project, name, true, job -> {
       Optional<JobRecord> current = ctx.jobs.get(project, name);
       JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
       if (current.isEmpty()) {
-        JobContext.plan(spec, null, job.internalName);
+        ctx.plan(spec, null, project, job.internalName);
+        quotas.newJob(project);
+        if (initial != DesiredState.STOPPED) {
+          quotas.parallelism(project, name, spec.parallelism().initial(), "/spec/parallelism");
+        }
         JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
         boolean stopped = initial == DesiredState.STOPPED;
         if (stopped) {
@@ -284,7 +313,11 @@ public final class JobManager implements AutoCloseable {
         return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, job));
       }
       Integer parallelism = keptParallelism(old, job, spec);
-      JobContext.plan(spec, parallelism, job.internalName);
+      ctx.plan(spec, parallelism, project, job.internalName);
+      if (old.desired() == DesiredState.RUNNING) {
+        quotas.parallelism(project, name, parallelism != null ? parallelism : spec.parallelism().initial(),
+            "/spec/parallelism");
+      }
       JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
       ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
           "spec generation " + record.generation() + " applied (" + fingerprint + ")");
@@ -307,21 +340,22 @@ public final class JobManager implements AutoCloseable {
     projects.checkExists(project);
     JobSpec probe = JobSpecs.parse(specText == null ? "" : specText);
     JobSpec spec = parse(probe.name(), specText);
+    quotas.spec(spec);
     Optional<JobRecord> current = ctx.jobs.get(project, spec.name());
     String internal = JobNames.internal(project, spec.name());
     if (current.isEmpty()) {
-      return new PlanPreview(JobContext.plan(spec, null, internal), ApplyOutcome.CREATED,
+      return new PlanPreview(ctx.plan(spec, null, project, internal), ApplyOutcome.CREATED,
           "job '" + spec.name() + "' does not exist; applying creates and starts it");
     }
     JobRecord old = current.get();
     if (old.fingerprint().equals(SpecFingerprint.of(spec))) {
-      return new PlanPreview(JobContext.plan(spec, old.parallelism(), internal), ApplyOutcome.UNCHANGED,
+      return new PlanPreview(ctx.plan(spec, old.parallelism(), project, internal), ApplyOutcome.UNCHANGED,
           "the spec is already applied (generation " + old.generation() + "); applying changes nothing");
     }
     ManagedJob job = jobs.get(internal);
     Integer parallelism = job == null ? null : keptParallelism(old, job, spec);
     boolean running = job != null && job.state() == ObservedState.RUNNING;
-    return new PlanPreview(JobContext.plan(spec, parallelism, internal), ApplyOutcome.UPDATED,
+    return new PlanPreview(ctx.plan(spec, parallelism, project, internal), ApplyOutcome.UPDATED,
         running ? "the job is running: applying rolls the change out by savepoint and redeploy"
             : "applying stores the spec; the job runs it when it next starts");
   }
@@ -365,7 +399,12 @@ public final class JobManager implements AutoCloseable {
   public JobView resume(String project, String name, RestorePolicy restore) {
     return withJob(project, name, false, job -> {
       JobRecord record = record(project, name);
-      return views.of(actions.resume(job, record, job.spec(record), restore), job);
+      JobSpec spec = job.spec(record);
+      if (!job.state().active()) {
+        quotas.parallelism(project, name, record.parallelism() != null ? record.parallelism()
+            : spec.parallelism().initial(), "/parallelism");
+      }
+      return views.of(actions.resume(job, record, spec, restore), job);
     });
   }
 
@@ -385,6 +424,9 @@ public final class JobManager implements AutoCloseable {
       int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
       if (current == parallelism) {
         return views.of(record, job);
+      }
+      if (record.desired() == DesiredState.RUNNING) {
+        quotas.parallelism(project, name, parallelism, "/parallelism");
       }
       return views.of(actions.rescale(job, record, spec, current, parallelism), job);
     });
@@ -411,12 +453,23 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * Deletes the job: ends its run, removes its record, status and events; its checkpoints and
-   * savepoints stay in storage (see the class comment).
+   * Deletes the job and its checkpoints; its savepoints stay (see {@link #delete(String, String,
+   * Long, boolean)}).
    *
    * @param ifMatch null, or the version the caller read
    */
   public void delete(String project, String name, Long ifMatch) {
+    delete(project, name, ifMatch, false);
+  }
+
+  /**
+   * Deletes the job: ends its run, removes its record, status, events and checkpoints (their
+   * entries, objects and state files); its savepoints stay, listed for a job created again under
+   * the name, unless {@code deleteSavepoints}.
+   *
+   * @param ifMatch null, or the version the caller read
+   */
+  public void delete(String project, String name, Long ifMatch, boolean deleteSavepoints) {
     withJob(project, name, false, job -> {
       Optional<JobRecord> current = ctx.jobs.get(project, name);
       JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
@@ -426,6 +479,9 @@ public final class JobManager implements AutoCloseable {
       ctx.jobs.delete(project, name, record.version());
       ctx.statuses.delete(project, name);
       ctx.events.deleteAll(project, name);
+      int objects = ctx.checkpoints(job.internalName).deleteJobData(deleteSavepoints);
+      System.getLogger(JobManager.class.getName()).log(System.Logger.Level.INFO, "job {0} of project {1} deleted "
+          + "with {2} stored objects{3}", name, project, objects, deleteSavepoints ? ", savepoints included" : "");
       return null;
     });
   }
@@ -504,10 +560,10 @@ public final class JobManager implements AutoCloseable {
   }
 
   /** The plan of the record's spec, or null if it cannot be planned. */
-  private static ExecutionPlan planOf(JobRecord record, ManagedJob job) {
+  private ExecutionPlan planOf(JobRecord record, ManagedJob job) {
     try {
       JobSpec spec = job != null ? job.spec(record) : JobSpecs.parse(record.spec());
-      return JobContext.plan(spec, record.parallelism(), record.internalName());
+      return ctx.plan(spec, record.parallelism(), record.project(), record.internalName());
     } catch (RuntimeException e) {
       return null; // the stored spec no longer plans: no operators to show
     }

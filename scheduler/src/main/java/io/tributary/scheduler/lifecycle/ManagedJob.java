@@ -157,7 +157,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint) {
     ExecutionPlan plan;
     try {
-      plan = JobContext.plan(jobSpec, record.parallelism(), internalName);
+      plan = ctx.plan(jobSpec, record.parallelism(), project, internalName);
     } catch (RuntimeException e) {
       synchronized (this) {
         moveTo(ObservedState.DEPLOYING, why);

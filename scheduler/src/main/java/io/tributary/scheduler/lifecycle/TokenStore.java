@@ -18,16 +18,25 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
- * API tokens. A token's secret is shown once, when it is created; the store keeps only its SHA-256
- * (a secret has 192 random bits, so a fast hash is enough: there is nothing to guess from).
+ * API tokens. A token's secret is shown once, when it is created; the store keeps only its hash,
+ * an HMAC-SHA256 keyed with the server's token key, which is kept outside the metadata store: a
+ * copy of the store alone allows no offline guess, not even of a weak administrator token. (A
+ * project token's secret has 192 random bits; the administrator's may be chosen by a person.)
  *
  * <pre>
- *   control/tokens/&lt;sha256&gt;             the token, found by the hash of the secret a request presents
+ *   control/tokens/k-&lt;hmac&gt;            the token, found by the keyed hash of the secret a request presents
  *   projects/&lt;project&gt;/tokens/&lt;id&gt;      the same token, listed in its project
- *   control/admin/bootstrap             the hash of the server-wide administrator token
+ *   control/admin/bootstrap             the keyed hash of the server-wide administrator token
  * </pre>
+ *
+ * <p><b>Older stores</b> hold unkeyed SHA-256 hashes ({@code control/tokens/<sha256>}, an
+ * administrator entry without {@code alg}). They keep working: a token found by its SHA-256 is
+ * rewritten under its keyed hash the first time it is used, and the SHA-256 entry deleted. Without
+ * a key (embedded uses by code, tests) hashes are plain SHA-256 as before.
  *
  * <p>Roles are ordered: a {@code viewer} reads, an {@code editor} also changes jobs, an {@code admin}
  * also manages the project's tokens. The administrator token may do everything in every project.
@@ -80,19 +89,35 @@ public final class TokenStore {
   }
 
   static final String SECRET_PREFIX = "trb_";
+  /** The shortest administrator token accepted at all. */
+  public static final int MIN_ADMIN_LENGTH = 16;
   private static final String BY_HASH = "control/tokens/";
   private static final String ADMIN = "control/admin/bootstrap";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private static final String KEYED = "k-";
+  private static final String HMAC = "HmacSHA256";
+
   private final MetadataStore metadata;
   private final Clock clock;
   private final ProjectStore projects;
+  private final byte[] key;
+  private final int maxTokens;
 
-  TokenStore(MetadataStore metadata, Clock clock, ProjectStore projects) {
+  /**
+   * @param key the token key (at least 32 bytes), or null for unkeyed SHA-256
+   * @param maxTokens how many tokens one project may have (429 beyond)
+   */
+  TokenStore(MetadataStore metadata, Clock clock, ProjectStore projects, byte[] key, int maxTokens) {
+    if (key != null && key.length < 32) {
+      throw new IllegalArgumentException("a token key needs at least 32 bytes");
+    }
     this.metadata = metadata;
     this.clock = clock;
     this.projects = projects;
+    this.key = key == null ? null : key.clone();
+    this.maxTokens = maxTokens;
   }
 
   /**
@@ -107,10 +132,11 @@ public final class TokenStore {
       return Optional.empty();
     }
     String s = secret != null ? secret : newSecret();
-    if (s.length() < 16) {
-      throw new InvalidRequestException("TRIBUTARY_ADMIN_TOKEN", "must have at least 16 characters");
+    if (s.length() < MIN_ADMIN_LENGTH) {
+      throw new InvalidRequestException("TRIBUTARY_ADMIN_TOKEN", "must have at least " + MIN_ADMIN_LENGTH
+          + " characters");
     }
-    byte[] body = JSON.createObjectNode().put("hash", hash(s)).toString().getBytes(StandardCharsets.UTF_8);
+    byte[] body = adminEntry(s);
     metadata.put(ADMIN, body, current.map(Item::version).orElse(0L));
     return secret == null ? Optional.of(s) : Optional.empty();
   }
@@ -124,6 +150,13 @@ public final class TokenStore {
    */
   public Created create(String project, String name, Role role, Instant expiresAt) {
     projects.checkExists(project);
+    if (maxTokens != Integer.MAX_VALUE) {
+      int n = metadata.queryAll(listed(project, "")).size();
+      if (n >= maxTokens) {
+        throw new QuotaExceededException("tokens", String.valueOf(maxTokens), String.valueOf(n + 1), null, true,
+            "project '" + project + "' has " + n + " tokens, its quota; revoke one first");
+      }
+    }
     if (name == null || name.isBlank() || name.length() > 128) {
       throw new InvalidRequestException("name", "must have 1 to 128 characters");
     }
@@ -177,19 +210,63 @@ public final class TokenStore {
 
   /** Who {@code secret} belongs to; empty if it is unknown, revoked or expired. */
   public Optional<Principal> authenticate(String secret) {
-    if (secret == null || !secret.startsWith(SECRET_PREFIX) && secret.length() < 16) {
+    if (secret == null || secret.length() > 512 || !secret.startsWith(SECRET_PREFIX) && secret.length() < MIN_ADMIN_LENGTH) {
       return Optional.empty();
     }
     String hash = hash(secret);
     Optional<Item> admin = metadata.get(ADMIN);
-    if (admin.isPresent() && MessageDigest.isEqual(
-        JobStore.readJson(admin.get()).path("hash").asText().getBytes(StandardCharsets.US_ASCII),
-        hash.getBytes(StandardCharsets.US_ASCII))) {
+    if (admin.isPresent() && isAdmin(admin.get(), secret, hash)) {
       return Optional.of(new Principal("admin", null, Role.ADMIN));
     }
-    return metadata.get(BY_HASH + hash).map(TokenStore::decode)
+    Optional<Item> found = metadata.get(BY_HASH + hash);
+    if (found.isEmpty() && key != null) {
+      found = metadata.get(BY_HASH + sha256(secret)).map(legacy -> migrate(legacy, hash));
+    }
+    return found.map(TokenStore::decode)
         .filter(t -> t.expiresAt() == null || t.expiresAt().isAfter(clock.instant()))
         .map(t -> new Principal(t.id(), t.project(), t.role()));
+  }
+
+  /** Whether {@code secret} is the administrator's; an unkeyed entry of an older version is rewritten keyed. */
+  private boolean isAdmin(Item entry, String secret, String hash) {
+    JsonNode n = JobStore.readJson(entry);
+    String stored = n.path("hash").asText();
+    boolean keyedEntry = n.path("alg").asText().equals("hmac-sha256");
+    String expected = keyedEntry || key == null ? hash : sha256(secret);
+    boolean match = MessageDigest.isEqual(stored.getBytes(StandardCharsets.US_ASCII),
+        expected.getBytes(StandardCharsets.US_ASCII));
+    if (match && !keyedEntry && key != null) {
+      try {
+        metadata.put(ADMIN, adminEntry(secret), entry.version());
+      } catch (ConflictException e) {
+        // rewritten meanwhile
+      }
+    }
+    return match;
+  }
+
+  private byte[] adminEntry(String secret) {
+    ObjectNode n = JSON.createObjectNode().put("hash", hash(secret));
+    if (key != null) {
+      n.put("alg", "hmac-sha256");
+    }
+    return n.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Moves a token found by its unkeyed SHA-256 under its keyed hash; returns the entry to use. */
+  private Item migrate(Item legacy, String keyedHash) {
+    try {
+      ObjectNode n = (ObjectNode) JobStore.readJson(legacy);
+      n.put("hash", keyedHash);
+      byte[] body = n.toString().getBytes(StandardCharsets.UTF_8);
+      metadata.put(BY_HASH + keyedHash, body, 0);
+      String listedKey = listed(n.path("project").asText(), n.path("id").asText());
+      metadata.get(listedKey).ifPresent(i -> metadata.put(listedKey, body, i.version()));
+      delete(legacy);
+      return metadata.get(BY_HASH + keyedHash).orElse(legacy);
+    } catch (RuntimeException e) {
+      return legacy; // migrated by someone else meanwhile, or the store refused: the old entry still holds
+    }
   }
 
   private void delete(Item item) {
@@ -230,7 +307,21 @@ public final class TokenStore {
     return b;
   }
 
-  static String hash(String secret) {
+  /** The hash a secret is stored and found by: keyed when this store has a key. */
+  String hash(String secret) {
+    if (key == null) {
+      return sha256(secret);
+    }
+    try {
+      Mac mac = Mac.getInstance(HMAC);
+      mac.init(new SecretKeySpec(key, HMAC));
+      return KEYED + HexFormat.of().formatHex(mac.doFinal(secret.getBytes(StandardCharsets.UTF_8)));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  static String sha256(String secret) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

@@ -67,6 +67,14 @@ final class LogReplay {
         false);
   }
 
+  /**
+   * How many records the torn tail from {@code offset} held: 0 if it is only zeros (space the file
+   * system allocated), else 1 (the record whose append was cut).
+   */
+  static int recordsIn(byte[] image, int offset) {
+    return zerosFrom(image, offset) ? 0 : 1;
+  }
+
   /** Whether the record at {@code offset} claims to run up to or past the end of the image. */
   private static boolean reachesEnd(byte[] image, int offset) {
     if (image.length - offset < LogRecord.HEADER_BYTES) {

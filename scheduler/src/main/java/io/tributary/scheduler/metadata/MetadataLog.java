@@ -88,9 +88,18 @@ final class MetadataLog implements AutoCloseable {
     if (image.length < MAGIC.length || !Arrays.equals(image, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
       throw new MetadataStoreException(path + " is not a Tributary metadata log", false);
     }
-    int validEnd = LogReplay.replay(image, MAGIC.length, sink);
+    int[] kept = {0};
+    int validEnd = LogReplay.replay(image, MAGIC.length, r -> {
+      kept[0]++;
+      sink.accept(r);
+    });
     log = FileChannel.open(path, StandardOpenOption.WRITE);
     if (validEnd < image.length) {
+      int dropped = image.length - validEnd;
+      int records = LogReplay.recordsIn(image, validEnd);
+      System.getLogger(MetadataLog.class.getName()).log(System.Logger.Level.WARNING, "metadata log " + path
+          + ": dropped its last " + dropped + " bytes at offset " + validEnd + " (" + records + " incomplete record"
+          + (records == 1 ? "" : "s") + ", a write that never completed; " + kept[0] + " records kept)");
       log.truncate(validEnd);
       log.force(true);
     }

@@ -53,6 +53,10 @@ public final class JobSpecs {
   };
 
   private static JobSpec parseUncached(String text) {
+    return SpecBudget.within(SpecBudget.DEFAULT, () -> parseUnbudgeted(text));
+  }
+
+  private static JobSpec parseUnbudgeted(String text) {
     SpecParser.Result result = SpecParser.read(text);
     List<SpecError> errors = new ArrayList<>(result.errors());
     if (result.spec() != null) {

@@ -25,7 +25,10 @@ final class OperatorValidator {
     }
     parts(op, at, errors);
     keyBy(op, at, errors);
-    expression(op.filter(), at + "/filter", Expressions::validate, errors);
+    if (!SpecLimits.operator(op, at, errors)) {
+      return;
+    }
+    expression(op.filter(), at + "/filter", Expressions::validateCondition, errors);
     each(op.select(), at + "/select", Expressions::validate, errors);
     each(op.aggregate(), at + "/aggregate", Expressions::parseAggregate, errors);
     aggregateNames(op, at, errors);
@@ -101,6 +104,7 @@ final class OperatorValidator {
     if (sql == null) {
       return;
     }
+    SpecBudget.check();
     try {
       check.accept(sql);
     } catch (ExpressionException e) {

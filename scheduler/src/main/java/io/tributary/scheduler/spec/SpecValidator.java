@@ -31,6 +31,9 @@ public final class SpecValidator {
     if (spec.sinks().isEmpty()) {
       errors.add(new SpecError("/sinks", "declare at least one sink"));
     }
+    if (!SpecLimits.job(spec, errors)) {
+      return errors;
+    }
     namespace(spec, errors);
     GraphValidator.check(spec, errors);
     for (int i = 0; i < spec.operators().size(); i++) {

@@ -81,7 +81,7 @@ class SpecParserTest {
         name: j
         sources:
           k: {type: kafka, bootstrapServers: "b:9092", topic: t, startFrom: latest,
-              properties: {fetch.min.bytes: 1, enable.auto.commit: false, client.id: me}}
+              properties: {fetch.min.bytes: 1, check.crcs: false, client.id: me}}
           d: {type: datagen, count: 10, keys: 3, seed: -1, interval: 5ms, startTime: 0}
           n: {type: nexmark, eventRate: 500, startTime: 1800000000000}
         sinks: {out: {input: k, type: kafka, bootstrapServers: "b:9092", topic: o, keyFields: user}}
@@ -89,7 +89,7 @@ class SpecParserTest {
 
     assertThat(spec.sources().get("k").properties()).containsExactly(
         Map.entry("bootstrapServers", "b:9092"), Map.entry("topic", "t"), Map.entry("startFrom", "latest"),
-        Map.entry("properties", Map.of("fetch.min.bytes", "1", "enable.auto.commit", "false", "client.id", "me")));
+        Map.entry("properties", Map.of("fetch.min.bytes", "1", "check.crcs", "false", "client.id", "me")));
     assertThat(spec.sources().get("d").properties()).containsExactly(
         Map.entry("count", 10L), Map.entry("keys", 3L), Map.entry("seed", -1L), Map.entry("interval", "5ms"),
         Map.entry("startTime", 0L));

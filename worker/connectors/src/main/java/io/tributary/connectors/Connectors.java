@@ -1,6 +1,8 @@
 package io.tributary.connectors;
 
+import io.tributary.connect.ClientSettings;
 import io.tributary.connect.ConnectorException;
+import io.tributary.connect.StorageRoots;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connectors.datagen.DatagenSource;
@@ -48,30 +50,52 @@ import java.util.Locale;
 public final class Connectors {
   private Connectors() {}
 
-  /** The source a plan describes. */
+  /** The source a plan describes, with nothing restricted but client settings. */
   public static SourceConnector source(SourcePlan plan) {
+    return source(plan, ConnectorPolicy.unrestricted());
+  }
+
+  /** The sink a plan describes, with nothing restricted but client settings. */
+  public static SinkConnector sink(SinkPlan plan) {
+    return sink(plan, ConnectorPolicy.unrestricted());
+  }
+
+  /**
+   * The source a plan describes, within {@code policy}.
+   *
+   * @throws io.tributary.connect.AccessRefusedException if it names what the policy refuses
+   */
+  public static SourceConnector source(SourcePlan plan, ConnectorPolicy policy) {
     String type = lower(plan.type());
     ConnectorProperties p = new ConnectorProperties(type + " source '" + plan.id() + "'", plan.properties());
     requireJson(plan.format(), p);
     return switch (type) {
-      case "file" -> new FileSource(plan.id(), Path.of(p.allowOnly("path").string("path")));
+      case "file" -> new FileSource(plan.id(), path(p.allowOnly("path").string("path")), policy.files());
       case "datagen" -> datagen(plan.id(), p.allowOnly("count", "keys", "seed", "interval", "startTime"));
       case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate", "startTime"));
       case "kafka" -> kafkaSource(plan.id(),
-          p.allowOnly("bootstrapServers", "topic", "startFrom", "groupId", "properties"));
+          p.allowOnly("bootstrapServers", "topic", "startFrom", "groupId", "properties"), policy);
       default -> throw new ConnectorException("source '" + plan.id() + "': unknown type '" + plan.type()
           + "'; use one of file, datagen, nexmark, kafka");
     };
   }
 
-  /** The sink a plan describes. */
-  public static SinkConnector sink(SinkPlan plan) {
+  /**
+   * The sink a plan describes, within {@code policy}.
+   *
+   * @throws io.tributary.connect.AccessRefusedException if it names what the policy refuses
+   */
+  public static SinkConnector sink(SinkPlan plan, ConnectorPolicy policy) {
     String type = lower(plan.type());
     ConnectorProperties p = new ConnectorProperties(type + " sink '" + plan.id() + "'", plan.properties());
     requireJson(plan.format(), p);
     return switch (type) {
-      case "file" -> new FileSink(plan.id(), Path.of(p.allowOnly("path").string("path")));
-      case "kafka" -> KafkaSink.fromProperties(plan.id(), p);
+      case "file" -> new FileSink(plan.id(), path(p.allowOnly("path").string("path")), policy.files());
+      case "kafka" -> {
+        policy.endpoints().check("kafka sink '" + plan.id() + "': bootstrapServers", p.string("bootstrapServers"));
+        ClientSettings.check("kafka sink '" + plan.id() + "'", "kafka", true, p.stringMap("properties"));
+        yield KafkaSink.fromProperties(plan.id(), p);
+      }
       case "stdout" -> {
         p.allowOnly();
         yield new StdoutSink();
@@ -108,10 +132,17 @@ public final class Connectors {
     return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT) : GeneratorStart.wallClock(System::currentTimeMillis);
   }
 
-  private static KafkaSource kafkaSource(String id, ConnectorProperties p) {
+  private static KafkaSource kafkaSource(String id, ConnectorProperties p, ConnectorPolicy policy) {
+    policy.endpoints().check("kafka source '" + id + "': bootstrapServers", p.string("bootstrapServers"));
+    ClientSettings.check("kafka source '" + id + "'", "kafka", false, p.stringMap("properties"));
     return new KafkaSource(id, p.string("bootstrapServers"), p.string("topic"),
         p.choice("startFrom", "earliest", "earliest", "latest"), p.string("groupId", null),
         p.stringMap("properties"));
+  }
+
+  /** A spec's path, decoded as the scheduler decoded it when it validated the spec. */
+  private static Path path(String raw) {
+    return StorageRoots.decode(raw);
   }
 
   private static void requireJson(String format, ConnectorProperties p) {

@@ -58,6 +58,16 @@ public final class Expressions {
   }
 
   /**
+   * Like {@link #validate}, and {@code sql} must be a condition (BOOLEAN, or a field whose type only
+   * its records tell), as a filter needs.
+   *
+   * @throws ExpressionException if it is invalid or statically of another type ({@code value + 1})
+   */
+  public static void validateCondition(String sql) {
+    Analysis.validateCondition(sql);
+  }
+
+  /**
    * Parses an aggregate call: {@code count(*)}, {@code count(expr)}, {@code sum(expr)},
    * {@code min(expr)}, {@code max(expr)}, {@code avg(expr)}, case-insensitive. The argument is
    * returned as the user's SQL text and has been validated. {@code count(expr)} counts non-null

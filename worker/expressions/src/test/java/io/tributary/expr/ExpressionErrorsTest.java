@@ -73,8 +73,17 @@ class ExpressionErrorsTest {
   @Test
   void deepNestingIsAClearErrorUpToALimit() {
     assertThat(Records.eval(orChain(90), "x", 89L)).isEqualTo(true);
-    assertThatThrownBy(() -> Expressions.validate(orChain(150)))
+    assertThatThrownBy(() -> Expressions.validate(orChain(120)))
         .hasMessageContaining("nested too deeply");
+    assertThatThrownBy(() -> Expressions.validate(orChain(150)))
+        .hasMessageContaining("more than 256 operators");
+    assertThatThrownBy(() -> Expressions.validate("x" + " + 1".repeat(2_000)))
+        .hasMessageContaining("characters long");
+    assertThatThrownBy(() -> Expressions.validate("(".repeat(40) + "x" + ")".repeat(40)))
+        .hasMessageContaining("nests parentheses");
+    assertThatThrownBy(() -> Expressions.validateCondition("x + 1")).hasMessageContaining("not a condition");
+    Expressions.validateCondition("flag");
+    Expressions.validateCondition("x > 1 AND y IS NULL");
   }
 
   private static String orChain(int terms) {

@@ -7,7 +7,8 @@ import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.POSITIVE_IN
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.POSITIVE_NUMBER;
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.STRING;
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.STRING_LIST;
-import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.STRING_MAP;
+import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.CONSUMER_SETTINGS;
+import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.PRODUCER_SETTINGS;
 import static io.tributary.scheduler.spec.internal.PropertyRule.oneOf;
 import static io.tributary.scheduler.spec.internal.PropertyRule.optional;
 import static io.tributary.scheduler.spec.internal.PropertyRule.required;
@@ -40,7 +41,7 @@ public final class ConnectorRules {
         optional("eventRate", POSITIVE_NUMBER), optional("startTime", NON_NEGATIVE_INTEGER)));
     m.put("kafka", List.of(required("bootstrapServers", STRING), required("topic", STRING),
         oneOf("startFrom", "earliest", "latest"), optional("groupId", STRING),
-        optional("properties", STRING_MAP)));
+        optional("properties", CONSUMER_SETTINGS)));
     return Collections.unmodifiableMap(m);
   }
 
@@ -50,7 +51,7 @@ public final class ConnectorRules {
     m.put("kafka", List.of(required("bootstrapServers", STRING), required("topic", STRING),
         optional("keyFields", STRING_LIST), oneOf("delivery", "at-least-once", "exactly-once", "upsert"),
         optional("transactionalIdPrefix", STRING), optional("transactionTimeout", POSITIVE_DURATION),
-        optional("properties", STRING_MAP)));
+        optional("properties", PRODUCER_SETTINGS)));
     m.put("stdout", List.of());
     m.put("blackhole", List.of(optional("maxRecordsPerSecond", POSITIVE_NUMBER)));
     return Collections.unmodifiableMap(m);

@@ -1,6 +1,7 @@
 package io.tributary.scheduler.spec.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tributary.connect.ClientSettings;
 import java.util.List;
 
 /**
@@ -13,7 +14,9 @@ import java.util.List;
  */
 public record PropertyRule(String name, Kind kind, boolean required, List<String> values) {
   public enum Kind { STRING, INTEGER, POSITIVE_INTEGER, NON_NEGATIVE_INTEGER, POSITIVE_NUMBER,
-    POSITIVE_DURATION, ENUM, STRING_LIST, STRING_MAP }
+    POSITIVE_DURATION, ENUM, STRING_LIST, STRING_MAP,
+    /** Settings for a Kafka consumer or producer: each key must pass {@link ClientSettings}. */
+    CONSUMER_SETTINGS, PRODUCER_SETTINGS }
 
   public static PropertyRule required(String name, Kind kind) {
     return new PropertyRule(name, kind, true, List.of());
@@ -38,10 +41,29 @@ public record PropertyRule(String name, Kind kind, boolean required, List<String
       case ENUM -> reader.enumValue(name, values, null);
       case STRING_LIST -> reader.stringList(name);
       case STRING_MAP -> reader.stringMap(name, true);
+      case CONSUMER_SETTINGS, PRODUCER_SETTINGS -> clientSettings(reader);
       case POSITIVE_DURATION -> reader.duration(name, true, null) == null ? null : JsonValues.toPlain(value);
       case POSITIVE_NUMBER -> reader.positiveNumber(name) == null ? null : JsonValues.toPlain(value);
       default -> integer(reader, value);
     };
+  }
+
+  private Object clientSettings(ObjectReader reader) {
+    java.util.Map<String, String> settings = reader.stringMap(name, true);
+    if (settings == null) {
+      return null;
+    }
+    boolean valid = true;
+    for (java.util.Map.Entry<String, String> e : settings.entrySet()) {
+      java.util.Optional<String> why = ClientSettings.refusal("kafka", kind == Kind.PRODUCER_SETTINGS, e.getKey(),
+          e.getValue());
+      if (why.isPresent()) {
+        reader.errors().add(new io.tributary.scheduler.spec.SpecError(
+            Pointers.child(reader.pointerOf(name), e.getKey()), why.get()));
+        valid = false;
+      }
+    }
+    return valid ? settings : null;
   }
 
   private Object integer(ObjectReader reader, JsonNode value) {

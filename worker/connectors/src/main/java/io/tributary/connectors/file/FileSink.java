@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.connect.ConnectorException;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SinkWriter;
+import io.tributary.connect.StorageRoots;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -48,11 +49,34 @@ public final class FileSink implements SinkConnector {
       Pattern.compile("(\\.)?part-(\\d{1,9})-(\\d{1,18})-(\\d{1,18})\\.jsonl(\\.inprogress|\\.pending)?");
 
   private final String sinkId;
-  private final Path dir;
+  private final Path declared;
+  private final StorageRoots roots;
+  private Path dir;
 
   public FileSink(String sinkId, Path dir) {
+    this(sinkId, dir, StorageRoots.unrestricted());
+  }
+
+  /**
+   * @param roots where this sink may write: {@code dir} is checked (symbolic links followed) before
+   *     anything is created, listed, renamed or deleted in it
+   */
+  public FileSink(String sinkId, Path dir, StorageRoots roots) {
     this.sinkId = sinkId;
+    this.declared = dir;
     this.dir = dir;
+    this.roots = roots;
+  }
+
+  /** The directory to work in, checked now; created if {@code create}. */
+  private Path checkedDirectory(boolean create) throws IOException {
+    Path real = roots.checkOpen(declared);
+    if (create) {
+      Files.createDirectories(real);
+      real = roots.checkOpen(declared);
+    }
+    dir = roots.restricted() ? real : declared;
+    return dir;
   }
 
   /** A writer of attempt 0. */
@@ -64,7 +88,7 @@ public final class FileSink implements SinkConnector {
   @Override
   public SinkWriter open(int subtaskIndex, int parallelism, long attempt) {
     try {
-      Files.createDirectories(dir);
+      checkedDirectory(true);
       return new FileSinkWriter(sinkId, dir, subtaskIndex, attempt, nextSequence(subtaskIndex, attempt));
     } catch (IOException e) {
       throw new ConnectorException("file sink '" + sinkId + "': cannot create directory " + dir, e);
@@ -80,6 +104,11 @@ public final class FileSink implements SinkConnector {
   public void commit(List<String> committables) {
     if (committables == null || committables.isEmpty()) {
       return;
+    }
+    try {
+      checkedDirectory(false);
+    } catch (IOException e) {
+      throw new ConnectorException("file sink '" + sinkId + "': cannot use directory " + declared, e);
     }
     for (String committable : committables) {
       if (committable == null) {
@@ -100,6 +129,11 @@ public final class FileSink implements SinkConnector {
   @Override
   public void recover(List<String> committables, int maxPreviousParallelism, long attempt) {
     commit(committables);
+    try {
+      checkedDirectory(false);
+    } catch (IOException e) {
+      throw new ConnectorException("file sink '" + sinkId + "': cannot use directory " + declared, e);
+    }
     if (!Files.isDirectory(dir)) {
       return;
     }

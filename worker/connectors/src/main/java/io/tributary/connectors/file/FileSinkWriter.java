@@ -5,7 +5,6 @@ import io.tributary.connect.ConnectorException;
 import io.tributary.connect.SinkWriter;
 import io.tributary.connectors.json.JsonRecords;
 import io.tributary.stream.Record;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +20,8 @@ final class FileSinkWriter implements SinkWriter {
   private final long attempt;
   private long seq;
   private Path inProgress;
-  private FileOutputStream file;
+  private java.io.OutputStream file;
+  private java.nio.channels.FileChannel channel;
   private JsonGenerator json;
   /** This writer's pending files not known to be committed, each {pending name, final name}. */
   private final List<String[]> pending = new ArrayList<>();
@@ -96,7 +96,7 @@ final class FileSinkWriter implements SinkWriter {
   private void sealInto(Path target) {
     try {
       json.close();
-      file.getChannel().force(true);
+      channel.force(true);
       file.close();
       Files.move(inProgress, target, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
@@ -110,7 +110,10 @@ final class FileSinkWriter implements SinkWriter {
 
   private void openInProgress() throws IOException {
     inProgress = dir.resolve(FileSink.inProgressName(FileSink.partName(subtask, attempt, seq)));
-    file = new FileOutputStream(inProgress.toFile());
+    // a new file, never one planted in its place (CREATE_NEW also refuses a symbolic link)
+    channel = java.nio.channels.FileChannel.open(inProgress, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    file = java.nio.channels.Channels.newOutputStream(channel);
     json = JsonRecords.lineWriter(file);
   }
 

@@ -4,6 +4,7 @@ import io.tributary.connect.ConnectorException;
 import io.tributary.connect.SourceConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitReader;
+import io.tributary.connect.StorageRoots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,14 +19,25 @@ import java.util.stream.Stream;
 public final class FileSource implements SourceConnector {
   private final String sourceId;
   private final Path path;
+  private final StorageRoots roots;
 
   public FileSource(String sourceId, Path path) {
+    this(sourceId, path, StorageRoots.unrestricted());
+  }
+
+  /**
+   * @param roots where this source may read: {@code path} and every file are checked when listed and
+   *     again when opened (symbolic links followed at that moment)
+   */
+  public FileSource(String sourceId, Path path, StorageRoots roots) {
     this.sourceId = sourceId;
     this.path = path;
+    this.roots = roots;
   }
 
   @Override
   public List<FileSplit> splits(int parallelism) {
+    roots.checkOpen(path);
     if (Files.isRegularFile(path)) {
       return List.of(new FileSplit(path));
     }
@@ -59,7 +71,7 @@ public final class FileSource implements SourceConnector {
       throw new IllegalArgumentException("not a file split: " + split);
     }
     if (position == null) {
-      return new FileSplitReader(sourceId, f.file());
+      return new FileSplitReader(sourceId, f.file(), 0, roots);
     }
     long offset;
     try {
@@ -71,7 +83,7 @@ public final class FileSource implements SourceConnector {
       throw new ConnectorException("file source '" + sourceId + "': cannot resume " + f.file()
           + " at position '" + position + "': not a byte offset");
     }
-    return new FileSplitReader(sourceId, f.file(), offset);
+    return new FileSplitReader(sourceId, f.file(), offset, roots);
   }
 
   @Override

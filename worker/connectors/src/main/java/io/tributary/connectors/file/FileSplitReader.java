@@ -14,6 +14,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import io.tributary.connect.StorageRoots;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -38,6 +39,7 @@ final class FileSplitReader implements SplitReader {
   private FileChannel channel;
   /** Byte offset after the last complete line consumed: what {@link #position()} returns. */
   private long offset;
+  private StorageRoots roots = StorageRoots.unrestricted();
   private boolean eof;
   private boolean ended;
 
@@ -48,6 +50,12 @@ final class FileSplitReader implements SplitReader {
   /** A reader starting at byte {@code offset}, which must be the start of a line. */
   FileSplitReader(String sourceId, Path file, long offset) {
     this(sourceId, file, offset, BUFFER);
+  }
+
+  /** A reader that checks {@code file} against {@code roots} when it opens it. */
+  FileSplitReader(String sourceId, Path file, long offset, StorageRoots roots) {
+    this(sourceId, file, offset, BUFFER);
+    this.roots = roots;
   }
 
   /** As above with a buffer of {@code bufferSize} bytes (small ones for tests). */
@@ -97,7 +105,9 @@ final class FileSplitReader implements SplitReader {
   }
 
   private void open() throws IOException {
-    channel = FileChannel.open(file, StandardOpenOption.READ);
+    // the real path, checked now and opened without following a link swapped in since
+    Path real = roots.checkOpen(file);
+    channel = FileChannel.open(real, StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS);
     long size = channel.size();
     if (offset > size) {
       close();

@@ -117,9 +117,6 @@ public final class KafkaSink implements SinkConnector {
     this.transactionalIdPattern =
         Pattern.compile(Pattern.quote(this.transactionalIdPrefix) + "-(\\d+)-(\\d+)-(\\d+)");
     Map<String, Object> c = new HashMap<>();
-    c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     c.put(ProducerConfig.ACKS_CONFIG, "all");
     c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     c.put(ProducerConfig.LINGER_MS_CONFIG, "5");
@@ -127,6 +124,11 @@ public final class KafkaSink implements SinkConnector {
       c.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(DEFAULT_TRANSACTION_TIMEOUT_MS));
     }
     c.putAll(extra);
+    // the endpoint and serializers are the sink's own, never overridden by extra settings
+    c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    c.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
     this.producerConfig = Map.copyOf(c);
     this.transactions = new KafkaTransactions(sinkId, topic, producerConfig);
   }

@@ -36,7 +36,8 @@ public final class KafkaSource implements SourceConnector {
   /**
    * @param startFrom {@code earliest} or {@code latest}
    * @param groupId consumer group, or null
-   * @param extra further consumer properties; they override the defaults
+   * @param extra further consumer properties; they override the defaults, never the bootstrap servers,
+   *     deserializers, offset reset, auto commit or group
    */
   public KafkaSource(String sourceId, String bootstrapServers, String topic, String startFrom,
       String groupId, Map<String, String> extra) {
@@ -45,16 +46,19 @@ public final class KafkaSource implements SourceConnector {
     this.fromEarliest = "earliest".equals(startFrom);
     this.hasGroup = groupId != null;
     Map<String, Object> c = new HashMap<>();
+    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
+    c.putAll(extra);
+    // what the source itself decides is never overridden by extra settings
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, startFrom);
-    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
     if (groupId != null) {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    } else {
+      c.remove(ConsumerConfig.GROUP_ID_CONFIG);
     }
-    c.putAll(extra);
     this.consumerConfig = Map.copyOf(c);
   }
 

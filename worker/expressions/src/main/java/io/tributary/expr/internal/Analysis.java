@@ -28,6 +28,16 @@ public final class Analysis {
     generate(sql);
   }
 
+  /** Like {@link #validate}, and the expression must be a condition: BOOLEAN, or of a type known only per record. */
+  public static void validateCondition(String sql) {
+    Generator g = new Generator(sql);
+    Code root = g.gen(Parsing.parse(sql));
+    if (!root.type().fits("BOOLEAN")) {
+      throw new ExpressionException("`" + sql + "` is " + root.describe() + ", not a condition: a filter must be "
+          + "BOOLEAN (for example `" + sql + " > 0`)");
+    }
+  }
+
   /** The fields read by {@code sql}, in order of first appearance. */
   public static Set<String> referencedFields(String sql) {
     return Collections.unmodifiableSet(new LinkedHashSet<>(generate(sql).fields));

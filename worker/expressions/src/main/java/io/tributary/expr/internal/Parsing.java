@@ -41,6 +41,7 @@ public final class Parsing {
     if (sql == null || sql.isBlank()) {
       throw new ExpressionException("empty expression");
     }
+    Limits.check(sql);
     String text = sql;
     for (int attempt = 0; attempt < 32; attempt++) {
       String quoted;

@@ -1,5 +1,6 @@
 package io.tributary.worker.pool;
 
+import io.tributary.connect.AccessRefusedException;
 import io.tributary.connect.ConnectorException;
 import io.tributary.expr.ExpressionException;
 import io.tributary.expr.internal.EvalException;
@@ -33,7 +34,8 @@ public final class Failures {
   }
 
   private static Failure classify(Throwable t, String message) {
-    if (has(t, RestoreException.class) || has(t, ExpressionException.class) || has(t, EvalException.class)) {
+    if (has(t, RestoreException.class) || has(t, ExpressionException.class) || has(t, EvalException.class)
+        || has(t, AccessRefusedException.class) || kafkaMisconfigured(t)) {
       return new Failure(Failure.Domain.USER, false, message);
     }
     if (has(t, IOException.class) || has(t, UncheckedIOException.class) || kafkaRetriable(t)) {
@@ -56,6 +58,21 @@ public final class Failures {
   private static boolean has(Throwable t, Class<? extends Throwable> type) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A Kafka client refusing its configuration (a bad setting, an unknown class): the user's to fix. */
+  private static boolean kafkaMisconfigured(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      String name = c.getClass().getName();
+      if (name.equals("org.apache.kafka.common.config.ConfigException")
+          || name.equals("org.apache.kafka.common.errors.InvalidConfigurationException")
+          || name.equals("org.apache.kafka.common.errors.SaslAuthenticationException")
+          || name.equals("org.apache.kafka.common.errors.TopicAuthorizationException")
+          || name.equals("org.apache.kafka.common.errors.ClusterAuthorizationException")) {
         return true;
       }
     }

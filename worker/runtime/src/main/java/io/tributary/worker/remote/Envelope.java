@@ -2,9 +2,15 @@ package io.tributary.worker.remote;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.tributary.connect.Endpoints;
+import io.tributary.connect.StorageRoots;
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.protocol.ControlMessage;
 import io.tributary.protocol.Failure;
 import io.tributary.protocol.WorkerReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The messages of a worker's control stream.
@@ -52,8 +58,31 @@ sealed interface Envelope {
    *
    * @param storage the object store of checkpoints and state files (a directory or {@code s3://...})
    * @param heartbeatMillis how often to heartbeat
+   * @param access what the worker's connectors may reach: the control plane's policy
    */
-  record Registered(String storage, long heartbeatMillis) implements Envelope {}
+  record Registered(String storage, long heartbeatMillis, Access access) implements Envelope {}
+
+  /**
+   * A {@link ConnectorPolicy} on the wire.
+   *
+   * @param fileRoots the file roots; empty for unrestricted
+   * @param endpoints the endpoint allow-list as written
+   * @param refusedLoopbackPorts loopback ports refused whatever the list says (the server's own)
+   */
+  record Access(List<String> fileRoots, String endpoints, Set<Integer> refusedLoopbackPorts) {
+    static Access of(ConnectorPolicy p) {
+      return new Access(p.files().roots().stream().map(Path::toString).toList(),
+          p.endpoints().toString(), p.endpoints().refusedLoopbackPorts());
+    }
+
+    ConnectorPolicy policy() {
+      StorageRoots files = fileRoots == null || fileRoots.isEmpty()
+          ? StorageRoots.unrestricted()
+          : StorageRoots.of(fileRoots.stream().map(Path::of).toList());
+      return new ConnectorPolicy(files, Endpoints.parse(endpoints)
+          .exceptLoopbackPorts(refusedLoopbackPorts == null ? Set.of() : refusedLoopbackPorts));
+    }
+  }
 
   /** The worker may not join (then the stream ends). */
   record Refused(String reason) implements Envelope {}

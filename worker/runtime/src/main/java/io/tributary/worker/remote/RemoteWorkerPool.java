@@ -9,6 +9,7 @@ import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.ControlMessage;
@@ -68,27 +69,33 @@ public final class RemoteWorkerPool implements WorkerPool {
    * @param heartbeatTimeout a worker silent this long is lost
    * @param capacityTimeout how long {@link #acquire} waits for enough free slots
    * @param requestTimeout how long a request to a worker (deploy, commit) may take
+   * @param access what the workers' connectors may reach (sent to each worker as it registers)
    */
   public record Settings(String bindHost, int port, String clusterSecret, String storage, Duration heartbeatInterval,
-      Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout) {
+      Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout, ConnectorPolicy access) {
     public static Settings of(String clusterSecret, String storage) {
       return new Settings("127.0.0.1", 0, clusterSecret, storage, Duration.ofSeconds(1), Duration.ofSeconds(5),
-          Duration.ofSeconds(60), Duration.ofMinutes(2));
+          Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted());
+    }
+
+    public Settings withAccess(ConnectorPolicy a) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout, a);
     }
 
     public Settings withPort(String host, int p) {
       return new Settings(host, p, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout);
+          requestTimeout, access);
     }
 
     public Settings withHeartbeatTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, t, capacityTimeout,
-          requestTimeout);
+          requestTimeout, access);
     }
 
     public Settings withCapacityTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, t,
-          requestTimeout);
+          requestTimeout, access);
     }
   }
 
@@ -216,7 +223,8 @@ public final class RemoteWorkerPool implements WorkerPool {
     WorkerSession replaced;
     synchronized (this) {
       replaced = workers.put(r.worker(), s);
-      s.registered(r, new Envelope.Registered(settings.storage(), settings.heartbeatInterval().toMillis()));
+      s.registered(r, new Envelope.Registered(settings.storage(), settings.heartbeatInterval().toMillis(),
+          Envelope.Access.of(settings.access())));
       notifyAll();
     }
     if (replaced != null && replaced != s) {

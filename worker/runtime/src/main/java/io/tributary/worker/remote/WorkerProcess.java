@@ -20,6 +20,8 @@ import io.tributary.worker.pool.LocalAttempt;
 import io.tributary.worker.pool.SinkRecoveries;
 import io.tributary.worker.state.StateBackends;
 import io.tributary.worker.task.ConnectorFactory;
+import io.tributary.connectors.ConnectorPolicy;
+import java.util.function.Function;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,10 +61,11 @@ public final class WorkerProcess implements AutoCloseable {
    * @param advertisedHost the host other workers reach its data port at
    * @param dataPort its data port, 0 for any free one
    * @param clusterSecret what it proves to the control plane
-   * @param connectors the sources and sinks it runs
+   * @param connectors the sources and sinks it runs, given what the control plane allows them to reach
+   *     (its policy arrives as the worker registers)
    */
   public record Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost,
-      String advertisedHost, int dataPort, String clusterSecret, ConnectorFactory connectors) {}
+      String advertisedHost, int dataPort, String clusterSecret, Function<ConnectorPolicy, ConnectorFactory> connectors) {}
 
   private final Config config;
   private final NetTransport transport;
@@ -77,6 +80,7 @@ public final class WorkerProcess implements AutoCloseable {
   private volatile ObjectStore store;
   private volatile StateBackends state;
   private volatile InProcessWorkerPool.Options options;
+  private volatile ConnectorFactory connectors;
 
   private WorkerProcess(Config config) {
     this.config = config;
@@ -171,9 +175,10 @@ public final class WorkerProcess implements AutoCloseable {
         if (!r.storage().contains("://")) {
           Files.createDirectories(Path.of(r.storage()));
         }
+        connectors = config.connectors().apply(r.access().policy());
         store = ObjectStores.open(r.storage());
         state = new StateBackends(store, local);
-        options = new InProcessWorkerPool.Options(state.factories(), config.connectors(),
+        options = new InProcessWorkerPool.Options(state.factories(), connectors,
             InProcessChannel.DEFAULT_CREDITS, store);
       } catch (Exception e) {
         stop("cannot open the control plane's storage " + r.storage() + ": " + e.getMessage());
@@ -204,7 +209,7 @@ public final class WorkerProcess implements AutoCloseable {
   private Failure handle(ControlMessage m) {
     try {
       if (m instanceof ControlMessage.RecoverSinks r) {
-        SinkRecoveries.run(r.deployment(), config.connectors());
+        SinkRecoveries.run(r.deployment(), connectors);
       } else if (m instanceof ControlMessage.Deploy d) {
         AttemptId id = d.attempt();
         Session s = session;

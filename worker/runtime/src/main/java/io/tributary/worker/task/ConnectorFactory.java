@@ -1,5 +1,6 @@
 package io.tributary.worker.task;
 
+import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.connectors.Connectors;
 import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceConnector;
@@ -64,17 +65,22 @@ public interface ConnectorFactory {
     };
   }
 
-  /** The built-in connectors (file, datagen, nexmark, kafka, stdout, blackhole). */
+  /** The built-in connectors (file, datagen, nexmark, kafka, stdout, blackhole), unrestricted. */
   static ConnectorFactory standard() {
+    return standard(ConnectorPolicy.unrestricted());
+  }
+
+  /** The built-in connectors, reaching only what {@code policy} allows (checked as they open). */
+  static ConnectorFactory standard(ConnectorPolicy policy) {
     return new ConnectorFactory() {
       @Override
       public SourceConnector source(SourcePlan plan) {
-        return Connectors.source(plan);
+        return Connectors.source(plan, policy);
       }
 
       @Override
       public SinkConnector sink(SinkPlan plan) {
-        return Connectors.sink(plan);
+        return Connectors.sink(plan, policy);
       }
     };
   }

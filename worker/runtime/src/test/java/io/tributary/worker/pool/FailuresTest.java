@@ -52,4 +52,18 @@ class FailuresTest {
     assertThat(f.retryable()).isTrue();
     assertThat(f.describe()).isEqualTo("internal error (retryable): boom");
   }
+
+  @Test
+  void aRefusedPathEndpointOrClientSettingIsTheUsersAndNotRetryable() {
+    Failure f = Failures.classify(new ConnectorException("kafka source 's'",
+        new io.tributary.connect.AccessRefusedException("'x:1' is not on this server's endpoint allow-list")));
+    assertThat(f.domain()).isEqualTo(Failure.Domain.USER);
+    assertThat(f.retryable()).isFalse();
+    Failure refused = Failures.classify(new io.tributary.connect.AccessRefusedException("leads to /etc"));
+    assertThat(refused.domain()).isEqualTo(Failure.Domain.USER);
+    Failure config = Failures.classify(new org.apache.kafka.common.KafkaException("Failed to construct kafka consumer",
+        new org.apache.kafka.common.config.ConfigException("sasl.jaas.config", "x", "bad module")));
+    assertThat(config.domain()).isEqualTo(Failure.Domain.USER);
+    assertThat(config.retryable()).isFalse();
+  }
 }

@@ -174,7 +174,26 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public void delete(String name) throws IOException {
-    Files.deleteIfExists(resolve(name));
+    Path file = resolve(name);
+    Files.deleteIfExists(file);
+    pruneEmptyParents(file.getParent());
+  }
+
+  /**
+   * Removes the directories an object's deletion left empty, up to the root (checkpoints' {@code
+   * chk-<n>/} directories would otherwise pile up). A directory another writer fills meanwhile is
+   * not empty and stays; a writer that finds its directory gone creates it again.
+   */
+  private void pruneEmptyParents(Path dir) {
+    for (Path d = dir; d != null && !d.equals(root) && d.startsWith(root); d = d.getParent()) {
+      try {
+        Files.delete(d);
+      } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
+        return;
+      } catch (IOException e) {
+        return; // best effort: an empty directory is harmless
+      }
+    }
   }
 
   @Override
