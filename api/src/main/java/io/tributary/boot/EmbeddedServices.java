@@ -97,7 +97,7 @@ public final class EmbeddedServices {
     StateBackends state = new StateBackends(objects, local);
     if (workers.kind() == WorkersOption.Kind.IN_PROCESS) {
       InProcessWorkerPool pool = new InProcessWorkerPool(new InProcessWorkerPool.Options(state.factories(),
-          connectors, InProcessChannel.DEFAULT_CREDITS, objects));
+          connectors, InProcessChannel.DEFAULT_CREDITS, objects), workers.metricsInterval());
       return new ControlPlaneServices(metadata, objects, state.factories(), pool,
           new ConnectorSplitEnumerator(connectors), () -> {
             pool.close();
@@ -111,7 +111,7 @@ public final class EmbeddedServices {
     try {
       pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), checkpoints.toAbsolutePath().toString())
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
-          .withAccess(access));
+          .withAccess(access).withMetricsInterval(workers.metricsInterval()));
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(), dataDir.resolve("local").resolve("workers"),

@@ -18,9 +18,24 @@ import java.util.Locale;
  * @param bindHost the address the worker port listens on
  * @param port the worker port (0: any free one)
  * @param heartbeatTimeout a worker silent this long is lost
+ * @param metricsInterval how often workers report their tasks' metrics (default 1 s)
  */
-public record WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout) {
+public record WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout,
+    Duration metricsInterval) {
   public enum Kind { IN_PROCESS, LOCAL, EXTERNAL }
+
+  /** How often workers report metrics unless told otherwise. */
+  public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofSeconds(1);
+
+  /** With the default metrics interval. */
+  public WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout) {
+    this(kind, count, slots, bindHost, port, heartbeatTimeout, DEFAULT_METRICS_INTERVAL);
+  }
+
+  /** The same, reporting metrics every {@code m}. */
+  public WorkersOption withMetricsInterval(Duration m) {
+    return new WorkersOption(kind, count, slots, bindHost, port, heartbeatTimeout, m);
+  }
 
   /** The worker port external workers connect to unless told otherwise. */
   public static final int DEFAULT_PORT = 7077;

@@ -54,7 +54,7 @@ class CheckpointFiguresIT {
 
   @BeforeEach
   void start() {
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ServerTests.ADMIN);
   }
 
@@ -103,7 +103,7 @@ class CheckpointFiguresIT {
     assertThat(last.getSizeBytes()).isPositive();
 
     server.close();
-    server = ServerTests.start(dir.resolve("data"), dir);
+    server = ServerTests.start(dir.resolve("data"), dir.resolve("files"));
     client = ServerTests.client(server, ServerTests.ADMIN);
     Job afterRestart = await(new JobsApi(client), "default", "counts", j -> j.getLastCheckpoint() != null);
     assertThat(afterRestart.getLastCheckpoint()).as("read from its entry").isEqualTo(last);

@@ -535,25 +535,7 @@ final class CheckpointBench implements Callable<Integer> {
 
   /** Keyed by {@link #stateKey}, one-day windows (open for the whole run), {@link #aggregates} per window. */
   String stateSpec() {
-    String[] fields = {"price", "auction", "bidder", "dateTime"};
-    String[] functions = {"sum", "min", "max", "avg"};
-    StringBuilder aggs = new StringBuilder("n: \"count(*)\"");
-    for (int i = 1; i < aggregates; i++) {
-      int f = (i - 1) % fields.length;
-      int fn = (i - 1) / fields.length % functions.length;
-      int round = (i - 1) / (fields.length * functions.length);
-      String arg = round == 0 ? fields[f] : fields[f] + " * " + (round + 1);
-      aggs.append(", a").append(i).append(": \"").append(functions[fn]).append('(').append(arg).append(")\"");
-    }
-    return "name: bench-checkpoint-state\n"
-        + "parallelism: " + parallelism + "\n"
-        + "state: {backend: " + stateBackend + "}\n"
-        + "sources:\n"
-        + "  bids: {type: nexmark, kind: bid, eventTime: {field: dateTime, maxOutOfOrderness: 0s}}\n"
-        + "operators:\n"
-        + "  - {id: pairs, input: bids, keyBy: [" + String.join(", ", stateKey) + "],"
-        + " window: {type: tumbling, size: 1d}, aggregate: {" + aggs + "}}\n"
-        + "sinks: {out: {input: pairs, type: blackhole}}\n";
+    return NexmarkQueries.stateSpec("bench-checkpoint-state", parallelism, stateBackend, stateKey, aggregates);
   }
 
   private void printRecovery(Recovery rec, Storage storage, PrintStream out) {

@@ -1,5 +1,6 @@
 package io.tributary.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -60,6 +61,33 @@ final class NexmarkQueries {
 
   static Iterable<String> names() {
     return QUERIES.keySet();
+  }
+
+  /**
+   * A job that grows keyed state as fast as it reads: unbounded bids keyed by {@code key} (with
+   * (bidder, auction, extra) nearly every bid opens a key), one-day windows (open for the whole
+   * run), {@code aggregates} aggregates per window, into a blackhole.
+   */
+  static String stateSpec(String name, int parallelism, String stateBackend, List<String> key, int aggregates) {
+    String[] fields = {"price", "auction", "bidder", "dateTime"};
+    String[] functions = {"sum", "min", "max", "avg"};
+    StringBuilder aggs = new StringBuilder("n: \"count(*)\"");
+    for (int i = 1; i < aggregates; i++) {
+      int f = (i - 1) % fields.length;
+      int fn = (i - 1) / fields.length % functions.length;
+      int round = (i - 1) / (fields.length * functions.length);
+      String arg = round == 0 ? fields[f] : fields[f] + " * " + (round + 1);
+      aggs.append(", a").append(i).append(": \"").append(functions[fn]).append('(').append(arg).append(")\"");
+    }
+    return "name: " + name + "\n"
+        + "parallelism: " + parallelism + "\n"
+        + "state: {backend: " + stateBackend + "}\n"
+        + "sources:\n"
+        + "  bids: {type: nexmark, kind: bid, eventTime: {field: dateTime, maxOutOfOrderness: 0s}}\n"
+        + "operators:\n"
+        + "  - {id: pairs, input: bids, keyBy: [" + String.join(", ", key) + "],"
+        + " window: {type: tumbling, size: 1d}, aggregate: {" + aggs + "}}\n"
+        + "sinks: {out: {input: pairs, type: blackhole}}\n";
   }
 
   /** The whole spec of query {@code name} over {@code events} bids. */

@@ -2,12 +2,17 @@ package io.tributary.cli.client;
 
 import io.tributary.client.ApiException;
 import io.tributary.client.model.Job;
+import io.tributary.client.model.TaskPlacement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code tributary get NAME}: one job, with why it failed if it did. */
+/** {@code tributary get NAME}: one job, with why it failed if it did and where its tasks run. */
 @Command(name = "get", mixinStandardHelpOptions = true,
     description = "Show a job on the server.")
 public final class GetCommand extends ClientCommand {
@@ -23,7 +28,23 @@ public final class GetCommand extends ClientCommand {
       if (job.getFailure() != null) {
         out.message(JobTable.failure(job.getFailure(), now));
       }
+      if (job.getTasks() != null && !job.getTasks().isEmpty()) {
+        out.message("");
+        out.table(tasksByWorker(job.getTasks()));
+      }
     });
     return ExitCodes.OK;
+  }
+
+  /** One row per worker: the tasks it runs, as {@code stage[subtask]}. */
+  static Table tasksByWorker(List<TaskPlacement> tasks) {
+    Map<String, List<String>> byWorker = new TreeMap<>();
+    tasks.stream()
+        .sorted(Comparator.comparing(TaskPlacement::getStageId).thenComparing(TaskPlacement::getSubtask))
+        .forEach(t -> byWorker.computeIfAbsent(t.getWorker(), w -> new ArrayList<>())
+            .add((t.getStage() != null ? t.getStage() : "stage " + t.getStageId()) + "[" + t.getSubtask() + "]"));
+    Table table = new Table("WORKER", "TASKS");
+    byWorker.forEach((worker, names) -> table.row(worker, String.join(", ", names)));
+    return table;
   }
 }

@@ -91,6 +91,8 @@ class ClientCommandsIT {
     List<String> table = ok(cli("get", job)).lines().toList();
     assertThat(table.get(0)).matches("NAME +DESIRED +STATE +PARALLELISM +LAST-CHECKPOINT +AGE");
     assertThat(table.get(1)).matches("trickle +running +running +1 +#\\d+ \\(\\d+m?s ago\\) +\\S+");
+    assertThat(table).as("where the tasks run").anyMatch(l -> l.matches("WORKER +TASKS"))
+        .anyMatch(l -> l.matches("in-process +gen.*\\[0].*"));
 
     assertThat(ok(cli("list"))).contains("NAME").containsPattern("(?m)^trickle +running");
     assertThat(JSON.readTree(ok(cli("list", "-o", "json"))).at("/items/0/name").asText()).isEqualTo(job);

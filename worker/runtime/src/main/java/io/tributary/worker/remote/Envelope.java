@@ -20,7 +20,7 @@ import java.util.Set;
  *   Hello(worker, pid)      --->
  *                           <---   Challenge(nonce)
  *   Register(proof, slots,  --->
- *            data address)  <---   Registered(storage, heartbeat interval) | Refused(reason), closed
+ *            data address)  <---   Registered(storage, intervals, access) | Refused(reason), closed
  *   Heartbeat               --->   (every interval)
  *   Report(WorkerReport)    --->
  *                           <---   Request(id, ControlMessage)
@@ -58,9 +58,10 @@ sealed interface Envelope {
    *
    * @param storage the object store of checkpoints and state files (a directory or {@code s3://...})
    * @param heartbeatMillis how often to heartbeat
+   * @param metricsMillis how often to report the tasks' metrics
    * @param access what the worker's connectors may reach: the control plane's policy
    */
-  record Registered(String storage, long heartbeatMillis, Access access) implements Envelope {}
+  record Registered(String storage, long heartbeatMillis, long metricsMillis, Access access) implements Envelope {}
 
   /**
    * A {@link ConnectorPolicy} on the wire.

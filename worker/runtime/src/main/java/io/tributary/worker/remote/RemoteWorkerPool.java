@@ -70,32 +70,39 @@ public final class RemoteWorkerPool implements WorkerPool {
    * @param capacityTimeout how long {@link #acquire} waits for enough free slots
    * @param requestTimeout how long a request to a worker (deploy, commit) may take
    * @param access what the workers' connectors may reach (sent to each worker as it registers)
+   * @param metricsInterval how often workers report their tasks' metrics
    */
   public record Settings(String bindHost, int port, String clusterSecret, String storage, Duration heartbeatInterval,
-      Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout, ConnectorPolicy access) {
+      Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout, ConnectorPolicy access,
+      Duration metricsInterval) {
     public static Settings of(String clusterSecret, String storage) {
       return new Settings("127.0.0.1", 0, clusterSecret, storage, Duration.ofSeconds(1), Duration.ofSeconds(5),
-          Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted());
+          Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted(), Duration.ofSeconds(1));
     }
 
     public Settings withAccess(ConnectorPolicy a) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, a);
+          requestTimeout, a, metricsInterval);
+    }
+
+    public Settings withMetricsInterval(Duration m) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout, access, m);
     }
 
     public Settings withPort(String host, int p) {
       return new Settings(host, p, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access);
+          requestTimeout, access, metricsInterval);
     }
 
     public Settings withHeartbeatTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, t, capacityTimeout,
-          requestTimeout, access);
+          requestTimeout, access, metricsInterval);
     }
 
     public Settings withCapacityTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, t,
-          requestTimeout, access);
+          requestTimeout, access, metricsInterval);
     }
   }
 
@@ -224,7 +231,7 @@ public final class RemoteWorkerPool implements WorkerPool {
     synchronized (this) {
       replaced = workers.put(r.worker(), s);
       s.registered(r, new Envelope.Registered(settings.storage(), settings.heartbeatInterval().toMillis(),
-          Envelope.Access.of(settings.access())));
+          settings.metricsInterval().toMillis(), Envelope.Access.of(settings.access())));
       notifyAll();
     }
     if (replaced != null && replaced != s) {

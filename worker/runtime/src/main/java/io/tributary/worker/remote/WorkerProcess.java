@@ -49,7 +49,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WorkerProcess implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(WorkerProcess.class.getName());
-  private static final long METRICS_MILLIS = 1000;
   private static final long OUTPUT_MILLIS = 200;
 
   /**
@@ -99,8 +98,6 @@ public final class WorkerProcess implements AutoCloseable {
   /** Starts the worker: it connects (and reconnects) until {@link #close}d or refused. */
   public static WorkerProcess start(Config config) {
     WorkerProcess w = new WorkerProcess(config);
-    w.timers.scheduleWithFixedDelay(() -> w.each(LocalAttempt::reportMetrics), METRICS_MILLIS, METRICS_MILLIS,
-        TimeUnit.MILLISECONDS);
     w.timers.scheduleWithFixedDelay(() -> w.each(LocalAttempt::reportOutput), OUTPUT_MILLIS, OUTPUT_MILLIS,
         TimeUnit.MILLISECONDS);
     w.timers.execute(w::connect);
@@ -180,6 +177,9 @@ public final class WorkerProcess implements AutoCloseable {
         state = new StateBackends(store, local);
         options = new InProcessWorkerPool.Options(state.factories(), connectors,
             InProcessChannel.DEFAULT_CREDITS, store);
+        long metrics = Math.max(10, r.metricsMillis()); // the first registration's interval holds
+        timers.scheduleWithFixedDelay(() -> each(LocalAttempt::reportMetrics), metrics, metrics,
+            TimeUnit.MILLISECONDS);
       } catch (Exception e) {
         stop("cannot open the control plane's storage " + r.storage() + ": " + e.getMessage());
         return;
