@@ -114,7 +114,7 @@ public final class EmbeddedServices {
           .withAccess(access).withMetricsInterval(workers.metricsInterval()));
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
-            WorkerCommands.thisJvm(), dataDir.resolve("local").resolve("workers"),
+            WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),
             dataDir.resolve("logs").resolve("workers"), Map.of(ClusterSecret.ENV, secret.value())));
       }
     } catch (RuntimeException e) {

@@ -11,10 +11,12 @@ final class WorkerCommands {
 
   private WorkerCommands() {}
 
-  static List<String> thisJvm() {
+  /** @param javaOptions the workers' JVM options, or null for the environment's or the default */
+  static List<String> thisJvm(String javaOptions) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String opts = System.getenv().getOrDefault("TRIBUTARY_WORKER_JAVA_OPTS", DEFAULT_JAVA_OPTS);
+    String opts = javaOptions != null ? javaOptions
+        : System.getenv().getOrDefault("TRIBUTARY_WORKER_JAVA_OPTS", DEFAULT_JAVA_OPTS);
     for (String o : opts.trim().split("\\s+")) {
       if (!o.isEmpty()) {
         cmd.add(o);

@@ -19,9 +19,11 @@ import java.util.Locale;
  * @param port the worker port (0: any free one)
  * @param heartbeatTimeout a worker silent this long is lost
  * @param metricsInterval how often workers report their tasks' metrics (default 1 s)
+ * @param javaOptions for {@code local}: the JVM options of the worker processes, or null for
+ *     {@code TRIBUTARY_WORKER_JAVA_OPTS}, else {@code -Xmx1g}
  */
 public record WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout,
-    Duration metricsInterval) {
+    Duration metricsInterval, String javaOptions) {
   public enum Kind { IN_PROCESS, LOCAL, EXTERNAL }
 
   /** How often workers report metrics unless told otherwise. */
@@ -29,12 +31,17 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
 
   /** With the default metrics interval. */
   public WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout) {
-    this(kind, count, slots, bindHost, port, heartbeatTimeout, DEFAULT_METRICS_INTERVAL);
+    this(kind, count, slots, bindHost, port, heartbeatTimeout, DEFAULT_METRICS_INTERVAL, null);
   }
 
   /** The same, reporting metrics every {@code m}. */
   public WorkersOption withMetricsInterval(Duration m) {
-    return new WorkersOption(kind, count, slots, bindHost, port, heartbeatTimeout, m);
+    return new WorkersOption(kind, count, slots, bindHost, port, heartbeatTimeout, m, javaOptions);
+  }
+
+  /** The same, local worker processes started with JVM options {@code o} (such as {@code -Xmx4g}). */
+  public WorkersOption withJavaOptions(String o) {
+    return new WorkersOption(kind, count, slots, bindHost, port, heartbeatTimeout, metricsInterval, o);
   }
 
   /** The worker port external workers connect to unless told otherwise. */

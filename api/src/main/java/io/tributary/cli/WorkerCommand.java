@@ -24,7 +24,7 @@ final class WorkerCommand implements Callable<Integer> {
   CommandSpec spec;
 
   @Option(names = "--control-plane", paramLabel = "HOST:PORT", required = true,
-      description = "The server's worker port, e.g. localhost:7077")
+      description = "The server's worker port, e.g. localhost:7077 (a scheme such as grpc:// is ignored)")
   String controlPlane;
 
   @Option(names = "--slots", paramLabel = "N", description = "Tasks this worker runs at once (default: cores)")
@@ -49,16 +49,22 @@ final class WorkerCommand implements Callable<Integer> {
       description = "The data port (default: any free port)")
   int dataPort;
 
+  @Option(names = "--parent-pid", paramLabel = "PID",
+      description = "Stop when process PID ends (a server gives its local workers its own, so none outlives it)")
+  Long parentPid;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
+    String address = controlPlane.replaceFirst("^[a-z][a-z0-9+.-]*://", "").replaceFirst("/$", "");
+    if (!address.matches("[^:/]+:\\d+")) {
+      throw new IllegalArgumentException("--control-plane is HOST:PORT (the server's worker port), not '"
+          + controlPlane + "'");
+    }
     String secret = System.getenv(ClusterSecret.ENV);
     if (secret == null || secret.isBlank()) {
       throw new IllegalArgumentException(ClusterSecret.ENV + " is not set: give the worker the server's cluster "
           + "secret");
-    }
-    if (!controlPlane.matches("[^:/]+:\\d+")) {
-      throw new IllegalArgumentException("--control-plane is HOST:PORT, not '" + controlPlane + "'");
     }
     String host = InetAddress.getLocalHost().getHostName();
     String id = workerId != null ? workerId : host + "-" + ProcessHandle.current().pid();
@@ -67,11 +73,19 @@ final class WorkerCommand implements Callable<Integer> {
     if (n < 1) {
       throw new IllegalArgumentException("--slots must be at least 1, not " + n);
     }
-    Workers.Running worker = Workers.start(new Workers.Config(controlPlane, id, n,
+    ProcessHandle parent = null;
+    if (parentPid != null) {
+      parent = ProcessHandle.of(parentPid).filter(ProcessHandle::isAlive).orElseThrow(() ->
+          new IllegalArgumentException("--parent-pid " + parentPid + " is not running"));
+    }
+    Workers.Running worker = Workers.start(new Workers.Config(address, id, n,
         cacheDir != null ? cacheDir : Path.of("data", "local", id), bind, advertised, dataPort, secret.trim()));
     Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "tributary-worker-shutdown"));
+    if (parent != null) {
+      parent.onExit().thenRun(worker::close);
+    }
     err.println("worker " + id + ": " + n + " slots, data at " + worker.dataAddress() + ", registering at "
-        + controlPlane);
+        + address);
     err.flush();
     String why = worker.awaitStop();
     err.println("worker " + id + " stopped: " + why);

@@ -26,6 +26,24 @@ class CliTest {
   }
 
   @Test
+  void aWorkerWithoutAnAddressOrSecretSaysWhatToFixInOneLine() {
+    assertThat(Main.execute("worker", "--control-plane", "nowhere")).isNotZero();
+    assertThat(std.err().strip()).isEqualTo("tributary: --control-plane is HOST:PORT (the server's worker port), "
+        + "not 'nowhere'");
+    org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("TRIBUTARY_CLUSTER_SECRET") == null);
+    std.reset();
+    assertThat(Main.execute("worker", "--control-plane", "grpc://localhost:7077")).isNotZero();
+    assertThat(std.err().strip()).startsWith("tributary: TRIBUTARY_CLUSTER_SECRET is not set").doesNotContain("\n");
+  }
+
+  @Test
+  void aServerWithAnImpossibleWorkerPoolSaysWhatToFixInOneLine() {
+    assertThat(Main.execute("server", "--data-dir", tmp.resolve("data").toString(), "--port", "0",
+        "--workers", "local:0")).isNotZero();
+    assertThat(std.err().strip()).isEqualTo("tributary: --workers local:N needs N between 1 and 64, not 'local:0'");
+  }
+
+  @Test
   void anInvalidSpecListsEveryErrorWithItsPointer() throws Exception {
     Path spec = tmp.resolve("bad.yaml");
     Files.writeString(spec, """

@@ -36,6 +36,12 @@ public final class StdStreams implements BeforeEachCallback, AfterEachCallback {
     return err.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
   }
 
+  /** Forgets what was captured so far. */
+  public void reset() {
+    err.reset();
+    out.reset();
+  }
+
   /** What the test wrote to standard output so far. */
   public String out() {
     return out.toString(StandardCharsets.UTF_8);

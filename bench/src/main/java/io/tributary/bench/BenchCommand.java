@@ -15,6 +15,8 @@ public final class BenchCommand implements Runnable {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
+    // and the control plane's own INFO lines (jobs deleted, workers joined) too
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
   }
 
   public static void main(String[] args) {

@@ -86,6 +86,10 @@ final class ClusterBench implements Callable<Integer> {
       description = "what to run: throughput, recovery, rescale (default ${DEFAULT-VALUE})")
   List<String> parts;
 
+  @Option(names = "--pools", split = ",", defaultValue = "in-process,workers",
+      description = "the pools of the throughput part (default ${DEFAULT-VALUE}; one alone: to profile it)")
+  List<String> pools;
+
   @Option(names = "--run-seconds", defaultValue = "20",
       description = "throughput measured over this long per run, after --settle (default ${DEFAULT-VALUE})")
   int runSeconds;
@@ -93,6 +97,11 @@ final class ClusterBench implements Callable<Integer> {
   @Option(names = "--settle", defaultValue = "5s", converter = DurationOption.class,
       description = "a throughput run counts from this long after its first records (default ${DEFAULT-VALUE})")
   Duration settle;
+
+  @Option(names = "--warmup", defaultValue = "15s", converter = DurationOption.class,
+      description = "an unmeasured run on each pool first, so that every JVM runs compiled code (default "
+          + "${DEFAULT-VALUE})")
+  Duration warmup;
 
   @Option(names = "--repeat", defaultValue = "3",
       description = "throughput runs per pool, interleaved; the median counts (default ${DEFAULT-VALUE})")
@@ -111,11 +120,17 @@ final class ClusterBench implements Callable<Integer> {
           + "parallelism-2 job, so a job can restart on the survivor at once)")
   int workerSlots;
 
+  @Option(names = "--worker-heap", defaultValue = "6g",
+      description = "heap of each worker process of the recovery and rescale jobs (default ${DEFAULT-VALUE}: "
+          + "window timers of millions of keys live on the heap); the throughput part gives each worker half of "
+          + "this process's heap, where the in-process pool runs all tasks")
+  String workerHeap;
+
   @Option(names = "--state-sizes", split = ",", defaultValue = "100m,1g",
       description = "keyed state before the kill and the rescales (default ${DEFAULT-VALUE})")
   List<String> stateSizes;
 
-  @Option(names = "--build-timeout", defaultValue = "120s", converter = DurationOption.class,
+  @Option(names = "--build-timeout", defaultValue = "240s", converter = DurationOption.class,
       description = "go on with less state after this long (default ${DEFAULT-VALUE})")
   Duration buildTimeout;
 
@@ -154,9 +169,8 @@ final class ClusterBench implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(cleanup);
     PrintStream out = System.out;
     try {
-      out.printf("cluster bench: %d cores, worker processes: 2 x %d slots (%s), metrics reported every %d ms%n",
-          Runtime.getRuntime().availableProcessors(), workerSlots,
-          System.getenv().getOrDefault("TRIBUTARY_WORKER_JAVA_OPTS", "-Xmx1g"), reportInterval.toMillis());
+      out.printf("cluster bench: %d cores, worker processes: 2 x %d slots, metrics reported every %d ms%n",
+          Runtime.getRuntime().availableProcessors(), workerSlots, reportInterval.toMillis());
       if (parts.contains("throughput")) {
         throughput(dir, out);
       }
@@ -185,37 +199,69 @@ final class ClusterBench implements Callable<Integer> {
   private void throughput(Path dir, PrintStream out) throws Exception {
     String spec = NexmarkQueries.spec("count", 1L << 40, parallelism, stateBackend);
     out.printf("throughput: nexmark count (bids per auction, 10 s tumbling; checkpoints every 10 s), parallelism %d,"
-        + " %s state, %d s per run after %d s to settle, %d interleaved runs per pool%n", parallelism, stateBackend,
-        runSeconds, settle.toSeconds(), repeat);
-    try (Env inProcess = Env.inProcess(dir.resolve("in-process"), reportInterval);
-        Env workers = Env.workers(dir.resolve("workers"), workerSlots, reportInterval)) {
-      System.err.println("warming up both pools");
-      countRun(inProcess, spec, "warm-up", Duration.ofSeconds(5));
-      countRun(workers, spec, "warm-up", Duration.ofSeconds(5));
-      List<Run> local = new ArrayList<>();
-      List<Run> remote = new ArrayList<>();
+        + " %s state, %d s per run after %d s to settle, %d interleaved runs per pool; heap: in-process %d MiB,"
+        + " each worker process %s%n", parallelism, stateBackend, runSeconds, settle.toSeconds(), repeat,
+        Runtime.getRuntime().maxMemory() >> 20, halfHeap());
+    List<Env> envs = new ArrayList<>();
+    try {
+      for (String pool : pools) {
+        switch (pool) {
+          case "in-process" -> envs.add(Env.inProcess(dir.resolve("in-process"), reportInterval));
+          case "workers" -> envs.add(Env.workers(dir.resolve("workers"), workerSlots, halfHeap(), reportInterval));
+          default -> throw new IllegalArgumentException("--pools: '" + pool + "' is neither in-process nor workers");
+        }
+      }
+      System.err.println("warming up");
+      for (Env env : envs) {
+        countRun(env, spec, "warm-up", warmup);
+      }
+      List<List<Run>> runs = new ArrayList<>();
+      envs.forEach(e -> runs.add(new ArrayList<>()));
       Duration window = Duration.ofSeconds(runSeconds);
       for (int i = 0; i < repeat; i++) {
-        local.add(countRun(inProcess, spec, "run-" + i, window));
-        remote.add(countRun(workers, spec, "run-" + i, window));
+        for (int e = 0; e < envs.size(); e++) {
+          runs.get(e).add(countRun(envs.get(e), spec, "run-" + i, window));
+        }
       }
       out.printf("%-22s %14s %14s %12s %8s%n", "pool", "records/s", "per CPU-second", "CPU us/rec", "CPU s");
       for (int i = 0; i < repeat; i++) {
-        for (Run r : List.of(local.get(i), remote.get(i))) {
+        for (List<Run> pool : runs) {
+          Run r = pool.get(i);
           out.printf("%-22s %,14.0f %,14.0f %12.2f %8.1f%n", r.pool() + " #" + (i + 1), r.recordsPerSecond(),
               r.perCpuSecond(), r.cpuMicrosPerRecord(), r.cpuSeconds());
         }
       }
-      double rateLocal = median(local, Run::recordsPerSecond);
-      double rateRemote = median(remote, Run::recordsPerSecond);
-      double cpuLocal = median(local, Run::perCpuSecond);
-      double cpuRemote = median(remote, Run::perCpuSecond);
-      out.printf("throughput (median): in-process %,.0f records/s, 2 worker processes %,.0f records/s = %.1f%%%n",
-          rateLocal, rateRemote, 100 * rateRemote / rateLocal);
-      out.printf("per CPU-second (median): in-process %,.0f, 2 worker processes %,.0f = %.1f%% (target >= %.0f%%: %s)%n",
-          cpuLocal, cpuRemote, 100 * cpuRemote / cpuLocal, 100 * TARGET_PER_CPU,
-          cpuRemote >= TARGET_PER_CPU * cpuLocal ? "met" : "missed");
+      if (runs.size() == 2) {
+        List<Run> local = runs.get(0);
+        List<Run> remote = runs.get(1);
+        double rateLocal = median(local, Run::recordsPerSecond);
+        double rateRemote = median(remote, Run::recordsPerSecond);
+        double cpuLocal = median(local, Run::perCpuSecond);
+        double cpuRemote = median(remote, Run::perCpuSecond);
+        out.printf("throughput (median): in-process %,.0f records/s (%s), 2 worker processes %,.0f records/s (%s)"
+            + " = %.1f%%%n", rateLocal, spread(local, Run::recordsPerSecond), rateRemote,
+            spread(remote, Run::recordsPerSecond), 100 * rateRemote / rateLocal);
+        out.printf("per CPU-second (median): in-process %,.0f (%s), 2 worker processes %,.0f (%s) = %.1f%% (target"
+            + " >= %.0f%%: %s)%n", cpuLocal, spread(local, Run::perCpuSecond), cpuRemote,
+            spread(remote, Run::perCpuSecond), 100 * cpuRemote / cpuLocal, 100 * TARGET_PER_CPU,
+            cpuRemote >= TARGET_PER_CPU * cpuLocal ? "met" : "missed");
+      }
+    } finally {
+      for (Env env : envs) {
+        env.close();
+      }
     }
+  }
+
+  /** "min-max" of the runs. */
+  private static String spread(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+    double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+    return String.format("runs %,.0f-%,.0f", v[0], v[v.length - 1]);
+  }
+
+  /** Half this process's heap, as a JVM option value ({@code 1024m}). */
+  private static String halfHeap() {
+    return (Runtime.getRuntime().maxMemory() >> 21) + "m";
   }
 
   private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
@@ -264,14 +310,14 @@ final class ClusterBench implements Callable<Integer> {
 
   private void recoveryAndRescale(Path dir, PrintStream out) throws Exception {
     out.printf("recovery and rescale: bids keyed by (bidder, auction, extra), 16 aggregates per one-day window,"
-        + " forst state, parallelism 2, checkpoints every %s, 2 worker processes x %d slots%n",
-        stateInterval.toSeconds() + " s", workerSlots);
+        + " forst state, parallelism 2, checkpoints every %s, 2 worker processes x %d slots, -Xmx%s each%n",
+        stateInterval.toSeconds() + " s", workerSlots, workerHeap);
     Map<String, Recovery> recoveries = new LinkedHashMap<>();
     Map<String, List<Rescale>> rescales = new LinkedHashMap<>();
     int n = 0;
     for (String size : stateSizes) {
       long target = StateBackends.parseBytes(size);
-      try (Env env = Env.workers(dir.resolve("state-" + n++), workerSlots, reportInterval)) {
+      try (Env env = Env.workers(dir.resolve("state-" + n++), workerSlots, workerHeap, reportInterval)) {
         String job = "state-" + size;
         String spec = NexmarkQueries.stateSpec(job, 2, "forst", List.of("bidder", "auction", "extra"), 16)
             .replace("parallelism: 2\n", "parallelism: {initial: 2, min: 1, max: 4}\n"
@@ -339,6 +385,10 @@ final class ClusterBench implements Callable<Integer> {
     long recordsAt = env.observer.firstRecordsAt(next);
     long fullAt = env.observer.awaitRate(next, 0.8 * rateBefore, TimeUnit.MILLISECONDS.toNanos(500), observe);
     System.err.printf("  processing again after %.2f s%n", (recordsAt - killedAt) / 1e9);
+    java.time.Instant since = java.time.Instant.now().minusNanos(System.nanoTime() - killedAt);
+    env.jobs.events(P, job).stream().filter(e -> !e.time().isBefore(since))
+        .sorted(Comparator.comparingLong(io.tributary.scheduler.lifecycle.JobEvent::seq))
+        .forEach(e -> System.err.println("    " + e.time() + " " + e.type() + " " + e.message()));
     return new Recovery(stateBytes, (redeployedAt - killedAt) / 1e9, (recordsAt - redeployedAt) / 1e9,
         (recordsAt - killedAt) / 1e9, fullAt == 0 ? Double.NaN : (fullAt - killedAt) / 1e9, victim, lost);
   }
@@ -348,14 +398,20 @@ final class ClusterBench implements Callable<Integer> {
         && env.jobs.get(P, job).parallelism() == from && env.observer.firstRecordsAt(env.observer.current()) != 0);
     sleepNanos(TimeUnit.SECONDS.toNanos(2)); // a steady rate before the rescale
     AttemptId old = env.observer.current();
+    long savepointBefore = env.jobs.savepoints(P, job).stream().mapToLong(CheckpointRef::id).max().orElse(0);
     long requestedAt = System.nanoTime();
     env.jobs.rescale(P, job, to);
     AttemptId next = env.awaitProcessing(job, old, observe);
     long lastOld = env.observer.lastProgressAt(old);
     long firstNew = env.observer.firstRecordsAt(next);
-    long stateBytes = env.jobs.savepoints(P, job).stream().filter(c -> c.summary() != null
-        && c.summary().stateBytes() != null).mapToLong(c -> c.summary().stateBytes()).max().orElse(0);
+    long stateBytes = env.jobs.savepoints(P, job).stream().filter(c -> c.id() > savepointBefore)
+        .max(Comparator.comparingLong(CheckpointRef::id))
+        .map(c -> c.summary() != null && c.summary().stateBytes() != null ? c.summary().stateBytes() : 0L).orElse(0L);
     System.err.printf("  rescale %d -> %d: paused %.2f s%n", from, to, (firstNew - lastOld) / 1e9);
+    java.time.Instant since = java.time.Instant.now().minusNanos(System.nanoTime() - requestedAt);
+    env.jobs.events(P, job).stream().filter(e -> !e.time().isBefore(since))
+        .sorted(Comparator.comparingLong(io.tributary.scheduler.lifecycle.JobEvent::seq))
+        .forEach(e -> System.err.println("    " + e.time() + " " + e.type() + " " + e.message()));
     return new Rescale(from, to, stateBytes, (firstNew - lastOld) / 1e9, (firstNew - requestedAt) / 1e9);
   }
 
@@ -393,11 +449,13 @@ final class ClusterBench implements Callable<Integer> {
       return;
     }
     out.printf("%-10s %-8s %12s %16s %18s%n", "state", "rescale", "savepoint", "paused", "request->records");
+    out.println("(savepoint: the keyed state of the rescale's savepoint; none: it failed and the job restarted from"
+        + " its latest checkpoint)");
     double worst = 0;
     for (Map.Entry<String, List<Rescale>> e : rescales.entrySet()) {
       for (Rescale r : e.getValue()) {
         out.printf("%-10s %-8s %12s %15.2fs %17.2fs%n", e.getKey(), r.from() + "->" + r.to(),
-            CheckpointBench.bytes(r.stateBytes()), r.pause(), r.requestToRecords());
+            r.stateBytes() == 0 ? "none" : CheckpointBench.bytes(r.stateBytes()), r.pause(), r.requestToRecords());
         worst = Math.max(worst, r.pause());
       }
     }
@@ -438,12 +496,12 @@ final class ClusterBench implements Callable<Integer> {
           new Observer());
     }
 
-    static Env workers(Path dir, int slots, Duration reportInterval) throws InterruptedException {
+    static Env workers(Path dir, int slots, String heap, Duration reportInterval) throws InterruptedException {
       byte[] b = new byte[16];
       new SecureRandom().nextBytes(b);
       ControlPlaneServices s = EmbeddedServices.open(dir, ConnectorFactory.standard(), ConnectorPolicy.unrestricted(),
           new WorkersOption(WorkersOption.Kind.LOCAL, 2, slots, "127.0.0.1", 0, Duration.ofSeconds(5))
-              .withMetricsInterval(reportInterval),
+              .withMetricsInterval(reportInterval).withJavaOptions("-Xmx" + heap),
           new ClusterSecret("bench-" + HexFormat.of().formatHex(b), false));
       Env env = new Env("2 worker processes", s, new Observer());
       env.awaitWorkers(2, Duration.ofSeconds(60));

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * starts {@code count} of them and keeps {@code count} running — a worker process that exits, or
  * that the pool lost (then it is killed first), is replaced by a new one under a new id, so a worker
  * that was merely cut off never comes back under the id of its replacement. Each writes its log to
- * {@code <logDir>/<id>.log}.
+ * {@code <logDir>/<id>.log}, and stops when this process ends, however it ends (they are given its
+ * pid), so no worker outlives its server.
  */
 public final class LocalProcessWorkers implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(LocalProcessWorkers.class.getName());
@@ -24,8 +25,8 @@ public final class LocalProcessWorkers implements AutoCloseable {
    * @param count worker processes to keep running
    * @param slots slots of each
    * @param command the command that starts a worker (java, its options, the classpath, the main
-   *     class and {@code worker}); the control plane, the worker's id, slots and cache directory are
-   *     appended
+   *     class and {@code worker}); the control plane, the worker's id, slots, cache directory and
+   *     this process's pid are appended
    * @param cacheRoot the workers' cache directories are made under it
    * @param logDir where their logs go
    * @param env environment added to theirs (the cluster secret)
@@ -72,7 +73,8 @@ public final class LocalProcessWorkers implements AutoCloseable {
     String id = "worker-" + nextId.getAndIncrement();
     List<String> cmd = new ArrayList<>(settings.command());
     cmd.addAll(List.of("--control-plane", "127.0.0.1:" + pool.port(), "--worker-id", id, "--slots",
-        String.valueOf(settings.slots()), "--cache-dir", settings.cacheRoot().resolve(id).toString()));
+        String.valueOf(settings.slots()), "--cache-dir", settings.cacheRoot().resolve(id).toString(),
+        "--parent-pid", String.valueOf(ProcessHandle.current().pid())));
     ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(settings.logDir().resolve(id + ".log").toFile());
     b.environment().putAll(settings.env());
