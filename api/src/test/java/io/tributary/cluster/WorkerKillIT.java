@@ -14,6 +14,7 @@ import io.tributary.scheduler.lifecycle.ControlPlaneServices;
 import io.tributary.scheduler.lifecycle.JobEvent;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.lifecycle.ObservedState;
+import io.tributary.scheduler.lifecycle.TaskPlacement;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +116,65 @@ class WorkerKillIT {
         return committed.size() >= expected.size();
       });
       assertThat(committed).as("committed window results (read_committed)").isEqualTo(expected);
+    }
+  }
+
+  /**
+   * A sink subtask's transactions are committed by the worker that runs it, whichever worker runs the
+   * other subtask: its writer learns that they are committed and reuses their producers, so each
+   * subtask keeps a few transactional ids however many checkpoints commit (a transaction committed
+   * behind the writer's back would keep its producer parked, and every checkpoint would open one
+   * more).
+   */
+  @Timeout(180)
+  @Test
+  void eachSinkSubtaskCommitsWhereItRunsAndReusesItsProducers() throws Exception {
+    kafka.createTopic("views", 2);
+    kafka.createTopic("view-counts", 2);
+    produceClicks("views", 2, 60_000);
+    String spec = """
+        name: views
+        parallelism: 2
+        checkpoints: {interval: 200ms}
+        state: {backend: heap}
+        sources:
+          views:
+            type: kafka
+            bootstrapServers: "%1$s"
+            topic: views
+            startFrom: earliest
+            maxRecordsPerSecond: 2000
+            eventTime: {field: ts}
+        operators:
+          - {id: per-user, input: views, keyBy: [user], window: {type: tumbling, size: 100ms}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: view-counts, keyFields: [user],
+                delivery: exactly-once, transactionalIdPrefix: reuse-it}
+        """.formatted(kafka.bootstrapServers());
+    try (JobManager jobs = controlPlane(tmp.resolve("data"))) {
+      jobs.apply(P, "views", spec, null);
+      WorkerProcesses.await("views completes 20 checkpoints", Duration.ofSeconds(90), () -> {
+        var view = jobs.get(P, "views");
+        if (view.observed() == ObservedState.FAILED) {
+          throw new AssertionError("the job failed: " + view.failure());
+        }
+        return view.lastCheckpoint() != null && view.lastCheckpoint().id() >= 20;
+      });
+      int sinkStage = jobs.get(P, "views").tasks().stream().mapToInt(TaskPlacement::stageId).max().orElseThrow();
+      assertThat(jobs.get(P, "views").tasks().stream().filter(t -> t.stageId() == sinkStage)
+          .map(TaskPlacement::worker).distinct()).as("the sink's subtasks run on two worker processes").hasSize(2);
+      Map<String, Long> idsPerSubtask = new TreeMap<>();
+      try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+          Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+        for (var t : admin.listTransactions().all().get()) {
+          Matcher m = Pattern.compile("reuse-it-(\\d+)-\\d+-\\d+").matcher(t.transactionalId());
+          if (m.matches()) {
+            idsPerSubtask.merge("subtask " + m.group(1), 1L, Long::sum);
+          }
+        }
+      }
+      assertThat(idsPerSubtask).as("transactional ids per sink subtask after 20 checkpoints").hasSize(2)
+          .allSatisfy((subtask, ids) -> assertThat(ids).as(subtask).isLessThanOrEqualTo(3));
     }
   }
 

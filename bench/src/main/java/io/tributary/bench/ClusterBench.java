@@ -678,8 +678,8 @@ final class ClusterBench implements Callable<Integer> {
     }
 
     @Override
-    public void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables) {
-      pool.notifyCheckpointComplete(attempt, checkpointId, committables);
+    public void notifyCheckpointComplete(AttemptId attempt, io.tributary.checkpoint.CheckpointMetadata checkpoint) {
+      pool.notifyCheckpointComplete(attempt, checkpoint);
     }
 
     @Override

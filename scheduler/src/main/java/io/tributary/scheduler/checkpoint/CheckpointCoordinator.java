@@ -47,6 +47,12 @@ import java.util.concurrent.TimeUnit;
 public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseable {
   /** What the coordinator reports; called on its thread. */
   public interface Listener {
+    /**
+     * {@code metadata} is recorded (the pointer names it), before its output is committed: from here
+     * on a restart restores it, whatever happens to the commit.
+     */
+    default void recorded(CheckpointMetadata metadata) {}
+
     default void completed(CheckpointMetadata metadata, CheckpointStats stats) {}
 
     default void aborted(long checkpointId, String reason) {}
@@ -395,6 +401,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     CheckpointFigures figures = CheckpointFigures.of(states, countedFinals, store.objects());
     CheckpointStore.Summary summary = figures.summary(trigger, triggeredAtMillis, durationMillis, metadataBytes);
     store.addRetained(md, path, summary);
+    listener.recorded(md);
     try {
       target.notifyComplete(md);
     } catch (RuntimeException e) {

@@ -127,6 +127,6 @@ final class Attempt implements WorkerReports, CheckpointTarget {
 
   @Override
   public void notifyComplete(CheckpointMetadata metadata) {
-    pool.notifyCheckpointComplete(id, metadata.id(), metadata.committables());
+    pool.notifyCheckpointComplete(id, metadata);
   }
 }

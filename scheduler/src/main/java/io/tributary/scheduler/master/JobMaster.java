@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Each attempt of a checkpointed job takes a new epoch from the {@link CheckpointStore} (which
  * fences the coordinators of earlier attempts and numbers the sinks' attempts), is placed
  * ({@link Placement}) on the slots the pool grants and deployed, and starts from a checkpoint: the
- * one the {@link RestorePolicy} names at first, then the latest one this master completed. Its
+ * one the {@link RestorePolicy} names at first, then the latest one this master recorded. Its
  * {@link CheckpointCoordinator} triggers checkpoints through the pool and completes them from the
  * workers' acknowledgements. A failure, classified by the worker that saw it ({@link Failure}),
  * restarts the job after the {@link RestartPolicy}'s backoff if it is retryable; a non-retryable
@@ -134,6 +134,13 @@ public final class JobMaster implements AutoCloseable {
   private volatile Attempt attempt;
   private volatile CheckpointCoordinator coordinator;
   private volatile CheckpointMetadata lastCompleted;
+  /**
+   * The latest checkpoint a coordinator of this master recorded, committed or not: what a restart
+   * restores. A run that failed while committing a recorded checkpoint's output (its committer died,
+   * say) may have committed part of it; restoring that checkpoint commits the rest (commits are
+   * idempotent), where restoring the one before it would write the committed part a second time.
+   */
+  private volatile CheckpointMetadata lastRecorded;
   private volatile int failuresInRow;
 
   /**
@@ -192,6 +199,10 @@ public final class JobMaster implements AutoCloseable {
         if (first && settings.restore().mode() == RestorePolicy.Mode.NONE) {
           store.clearLatest(run.epoch());
         }
+        if (lastRecorded != null) {
+          // read after beginRun fenced the earlier runs' coordinators: none can record a later one now
+          restore = lastRecorded;
+        }
       }
       first = false;
       if (restore != null) {
@@ -210,9 +221,6 @@ public final class JobMaster implements AutoCloseable {
       events.restarting(failure, n, settings.restarts().maxRestarts(), backoff);
       if (cancelled.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new CancellationException("cancelled");
-      }
-      if (lastCompleted != null) {
-        restore = lastCompleted;
       }
     }
   }
@@ -314,6 +322,11 @@ public final class JobMaster implements AutoCloseable {
   }
 
   private final class CoordinatorEvents implements CheckpointCoordinator.Listener {
+    @Override
+    public void recorded(CheckpointMetadata metadata) {
+      lastRecorded = metadata;
+    }
+
     @Override
     public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
       lastCompleted = metadata;

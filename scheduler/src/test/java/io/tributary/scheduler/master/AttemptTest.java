@@ -2,6 +2,7 @@ package io.tributary.scheduler.master;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
@@ -39,7 +40,7 @@ class AttemptTest {
     }
 
     @Override
-    public void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> c) {}
+    public void notifyCheckpointComplete(AttemptId attempt, CheckpointMetadata checkpoint) {}
 
     @Override
     public void cancel(AttemptId attempt) {

@@ -1,7 +1,8 @@
 package io.tributary.protocol;
 
+import io.tributary.checkpoint.CheckpointMetadata;
+
 import java.util.List;
-import java.util.Map;
 
 /**
  * Worker capacity the control plane runs attempts on: in this process, in local worker processes,
@@ -36,13 +37,15 @@ public interface WorkerPool extends AutoCloseable {
   void triggerCheckpoint(AttemptId attempt, long checkpointId);
 
   /**
-   * Checkpoint {@code checkpointId} of the attempt is complete (contract C9): the sinks commit what it
-   * covers (second phase of contract C10). Idempotent; returns once committed.
+   * Checkpoint {@code checkpoint} of the attempt is complete (contract C9): the sinks commit what it
+   * covers (second phase of contract C10), each subtask's pre-commits where that subtask runs (its
+   * writer holds the open transaction), those of a subtask whose worker is gone anywhere else.
+   * Idempotent; returns once committed.
    *
-   * @param committables the checkpoint's pre-commits by sink operator id
+   * @param checkpoint the completed checkpoint; its tasks' states carry the sinks' pre-commits
    * @throws WorkerException if a commit failed: the run restarts, and the restore commits again
    */
-  void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables);
+  void notifyCheckpointComplete(AttemptId attempt, CheckpointMetadata checkpoint);
 
   /** Cancels every task of the attempt that still runs; each reports {@code TaskEnded}. */
   void cancel(AttemptId attempt);

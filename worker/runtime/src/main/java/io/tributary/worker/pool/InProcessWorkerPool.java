@@ -1,5 +1,6 @@
 package io.tributary.worker.pool;
 
+import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.WorkerException;
@@ -135,11 +136,11 @@ public final class InProcessWorkerPool implements WorkerPool {
   }
 
   @Override
-  public void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables) {
+  public void notifyCheckpointComplete(AttemptId attempt, CheckpointMetadata checkpoint) {
     LocalAttempt a = attempts.get(attempt);
     if (a != null) {
       try {
-        a.commit(committables);
+        a.commit(checkpoint.committables());
       } catch (RuntimeException e) {
         throw new WorkerException(Failures.classify(e), e);
       }

@@ -5,6 +5,8 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.tributary.checkpoint.CheckpointMetadata;
+import io.tributary.checkpoint.TaskState;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
@@ -450,23 +452,36 @@ public final class RemoteWorkerPool implements WorkerPool {
   }
 
   @Override
-  public void notifyCheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables) {
+  public void notifyCheckpointComplete(AttemptId attempt, CheckpointMetadata checkpoint) {
     Route r = routes.get(attempt);
-    if (r == null || r.deployment() == null || committables.isEmpty()) {
+    if (r == null || r.deployment() == null || checkpoint.committables().isEmpty()) {
       return;
     }
+    long checkpointId = checkpoint.id();
+    // Each task's pre-commits go to the worker that runs it: its writer holds the open transaction
+    // and must learn that it is committed (a transaction committed behind its back keeps its
+    // producer parked). A dead worker's go to another live worker, which takes them over.
     Map<String, Map<String, List<String>>> byWorker = new LinkedHashMap<>();
-    committables.forEach((sink, c) -> {
-      String w = committer(r, sink);
-      byWorker.computeIfAbsent(w, k -> new LinkedHashMap<>()).put(sink, c);
-    });
+    for (TaskState t : checkpoint.tasks()) {
+      String runsOn = r.deployment().task(t.stage(), t.subtask()).worker();
+      t.operators().forEach((sink, s) -> {
+        if (s.committable() != null) {
+          String w = live(runsOn) != null ? runsOn : committer(r, sink);
+          byWorker.computeIfAbsent(w, k -> new LinkedHashMap<>()).computeIfAbsent(sink, k -> new ArrayList<>())
+              .add(s.committable());
+        }
+      });
+    }
     Map<String, CompletableFuture<Failure>> answers = new LinkedHashMap<>();
     byWorker.forEach((w, c) -> answers.put(w, session(w).request(
         new ControlMessage.CheckpointComplete(attempt, checkpointId, c))));
     answers.forEach((w, f) -> await(w, f, "committing checkpoint " + checkpointId));
   }
 
-  /** A live worker to commit {@code sink}: one running a subtask of it, else any live one of the attempt. */
+  /**
+   * A live worker to commit {@code sink} for a subtask whose worker is gone: one running another
+   * subtask of it, else any live one of the attempt.
+   */
   private String committer(Route r, String sink) {
     Set<String> candidates = new LinkedHashSet<>(r.workersOf(stage -> stage.operators().stream()
         .anyMatch(o -> o instanceof SinkPlan && o.id().equals(sink))));
