@@ -1,7 +1,6 @@
 package io.tributary.protocol;
 
 import io.tributary.checkpoint.CheckpointMetadata;
-
 import java.util.List;
 
 /**

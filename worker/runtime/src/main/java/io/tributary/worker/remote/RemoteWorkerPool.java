@@ -454,7 +454,7 @@ public final class RemoteWorkerPool implements WorkerPool {
   @Override
   public void notifyCheckpointComplete(AttemptId attempt, CheckpointMetadata checkpoint) {
     Route r = routes.get(attempt);
-    if (r == null || r.deployment() == null || checkpoint.committables().isEmpty()) {
+    if (r == null || r.deployment() == null) {
       return;
     }
     long checkpointId = checkpoint.id();
