@@ -4,7 +4,10 @@ import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.scheduler.lifecycle.ControlPlaneServices;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
+import io.tributary.scheduler.lifecycle.LeaderLease;
 import io.tributary.scheduler.metadata.MetadataStore;
+import io.tributary.scheduler.metadata.dynamo.DynamoMetadataStore;
+import io.tributary.scheduler.metadata.dynamo.DynamoSettings;
 import io.tributary.state.forst.store.ObjectStores;
 import io.tributary.state.store.ObjectStore;
 import io.tributary.worker.exchange.InProcessChannel;
@@ -56,8 +59,39 @@ public final class EmbeddedServices {
    */
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings, WorkersOption workers,
       ClusterSecret secret) {
+    return controlPlane(dataDir, settings, workers, secret, ServerConfiguration.defaults());
+  }
+
+  /**
+   * The control plane over the stores {@code stores} names (the embedded ones under {@code dataDir}
+   * where it names none), its jobs running on {@code workers}. On a shared metadata store it is one
+   * replica of several ({@link JobManager#replica}): it runs jobs only once it leads, which it
+   * starts contending for with {@link JobManager#contendForLead}.
+   *
+   * @param secret the workers' cluster secret; null for in-process workers
+   * @throws StoreUnreachableException naming the store that cannot be opened or reached, and why
+   */
+  public static JobManager controlPlane(Path dataDir, JobManager.Settings settings, WorkersOption workers,
+      ClusterSecret secret, ServerConfiguration stores) {
     ConnectorPolicy policy = new ConnectorPolicy(settings.policy().files(), settings.policy().endpoints());
-    return JobManager.open(settings, open(dataDir, ConnectorFactory.standard(policy), policy, workers, secret));
+    ControlPlaneServices services = open(dataDir, ConnectorFactory.standard(policy), policy, workers, secret, stores);
+    if (!stores.shared()) {
+      return JobManager.open(settings, services);
+    }
+    return JobManager.replica(settings, services,
+        new LeaderLease(services.metadata(), replicaId(), stores.leaseTime(), settings.clock()));
+  }
+
+  /** A replica id unique across hosts and restarts: host, process id and a random part. */
+  private static String replicaId() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "host";
+    }
+    return host.replace('@', '_') + "-" + ProcessHandle.current().pid() + "-"
+        + Long.toString((new java.security.SecureRandom().nextLong() & 0xffffffffffL) | (1L << 40), 36);
   }
 
   /**
@@ -82,18 +116,34 @@ public final class EmbeddedServices {
    */
   public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, ConnectorPolicy access,
       WorkersOption workers, ClusterSecret secret) {
-    Path checkpoints = dataDir.resolve("checkpoints");
+    return open(dataDir, connectors, access, workers, secret, ServerConfiguration.defaults());
+  }
+
+  /**
+   * Like {@link #open(Path, ConnectorFactory, ConnectorPolicy, WorkersOption, ClusterSecret)}, with
+   * the metadata store and the object store {@code stores} names (the embedded ones under the data
+   * directory where it names none).
+   *
+   * @throws StoreUnreachableException naming the store that cannot be opened or reached, and why
+   */
+  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, ConnectorPolicy access,
+      WorkersOption workers, ClusterSecret secret, ServerConfiguration stores) {
+    String storage = stores.objectStore() != null ? stores.objectStore()
+        : dataDir.resolve("checkpoints").toAbsolutePath().toString();
     Path local = dataDir.resolve("local").resolve("control");
-    MetadataStore metadata = new EmbeddedMetadataStore(dataDir.resolve("metadata"));
+    MetadataStore metadata = openMetadata(dataDir, stores);
+    ObjectStore objects;
     try {
-      Files.createDirectories(checkpoints);
       deleteRecursively(local);
       Files.createDirectories(local);
+      objects = openObjects(storage, stores);
     } catch (IOException e) {
       metadata.close();
       throw new UncheckedIOException("cannot prepare the data directory " + dataDir + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      metadata.close();
+      throw e;
     }
-    ObjectStore objects = ObjectStores.open(checkpoints.toString());
     StateBackends state = new StateBackends(objects, local);
     if (workers.kind() == WorkersOption.Kind.IN_PROCESS) {
       InProcessWorkerPool pool = new InProcessWorkerPool(new InProcessWorkerPool.Options(state.factories(),
@@ -109,13 +159,13 @@ public final class EmbeddedServices {
     RemoteWorkerPool pool;
     LocalProcessWorkers processes = null;
     try {
-      pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), checkpoints.toAbsolutePath().toString())
+      pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), storage)
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
           .withAccess(access).withMetricsInterval(workers.metricsInterval()));
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),
-            dataDir.resolve("logs").resolve("workers"), Map.of(ClusterSecret.ENV, secret.value())));
+            dataDir.resolve("logs").resolve("workers"), workerEnvironment(secret, stores)));
       }
     } catch (RuntimeException e) {
       state.close();
@@ -135,6 +185,55 @@ public final class EmbeddedServices {
           objects.close();
           metadata.close();
         });
+  }
+
+  /** What local worker processes need in their environment: the cluster secret, and the S3 settings. */
+  private static Map<String, String> workerEnvironment(ClusterSecret secret, ServerConfiguration stores) {
+    Map<String, String> env = new java.util.HashMap<>(stores.s3());
+    env.put(ClusterSecret.ENV, secret.value());
+    return env;
+  }
+
+  private static MetadataStore openMetadata(Path dataDir, ServerConfiguration stores) {
+    if (stores.dynamo().isEmpty()) {
+      return new EmbeddedMetadataStore(dataDir.resolve("metadata"));
+    }
+    DynamoSettings d = stores.dynamo().get();
+    String which = "metadata store: DynamoDB table '" + d.table() + "'"
+        + d.endpoint().map(e -> " at " + e).orElse("") + d.region().map(r -> " in " + r).orElse("");
+    MetadataStore m = null;
+    try {
+      m = DynamoMetadataStore.open(d);
+      m.get(LeaderLease.KEY);
+      return m;
+    } catch (RuntimeException e) {
+      if (m != null) {
+        m.close();
+      }
+      throw new StoreUnreachableException(which + " cannot be reached: " + StoreUnreachableException.reason(e)
+          + (d.createTable() ? "" : " (does the table exist? tributary.metadata.dynamodb.create-table creates it)"), e);
+    }
+  }
+
+  private static ObjectStore openObjects(String url, ServerConfiguration stores) throws IOException {
+    boolean local = !url.contains("://") || url.startsWith("file:");
+    if (local && !url.startsWith("file:")) {
+      Files.createDirectories(Path.of(url));
+    }
+    ObjectStore objects;
+    try {
+      objects = ObjectStores.open(url, name -> stores.s3().getOrDefault(name, System.getenv(name)));
+    } catch (RuntimeException e) {
+      throw new StoreUnreachableException("object store " + url + ": " + StoreUnreachableException.reason(e), e);
+    }
+    try {
+      objects.exists("_tributary-probe");
+      return objects;
+    } catch (IOException | RuntimeException e) {
+      objects.close();
+      throw new StoreUnreachableException("object store " + url + " cannot be reached: "
+          + StoreUnreachableException.reason(e), e);
+    }
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

@@ -28,6 +28,9 @@ final class CliErrors {
     if (e instanceof io.tributary.scheduler.master.RunFailedException rf) {
       return "job failed: " + rf.getMessage();
     }
+    if (e instanceof io.tributary.boot.StoreUnreachableException) {
+      return e.getMessage();
+    }
     if (e instanceof io.tributary.scheduler.metadata.MetadataStoreException) {
       return e.getMessage() + (e.getMessage().contains("in use") ? " (is another run using this checkpoint directory?)" : "");
     }

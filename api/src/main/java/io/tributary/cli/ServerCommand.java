@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.boot.ClusterSecret;
+import io.tributary.boot.ServerConfiguration;
 import io.tributary.boot.WorkersOption;
 import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.server.TributaryServer;
@@ -77,6 +78,12 @@ final class ServerCommand implements Callable<Integer> {
       + "'none' for nothing; see the README's security model)")
   String endpoints;
 
+  @Option(names = "--config", paramLabel = "FILE", description = {"Where the server keeps its state: a YAML file of "
+      + "tributary.* keys (object store, metadata store, leader lease; default: $TRIBUTARY_CONFIG, else none)",
+      "Each key is also an environment variable (tributary.object-store: TRIBUTARY_OBJECT_STORE), which wins; "
+          + "with nothing set, everything stays under the data directory. See the README."})
+  Path config;
+
   @Option(names = "--apply", paramLabel = "SPEC", description = "Apply this job spec to project 'default' once the "
       + "server is up (repeatable; applying an unchanged spec changes nothing)")
   List<Path> apply = new ArrayList<>();
@@ -94,9 +101,13 @@ final class ServerCommand implements Callable<Integer> {
     WorkersOption pool = WorkersOption.parse(workers,
         workerSlots != null ? workerSlots : Runtime.getRuntime().availableProcessors(), workerBind, workerPort,
         heartbeatTimeout);
+    Path configFile = config != null ? config
+        : System.getenv("TRIBUTARY_CONFIG") == null || System.getenv("TRIBUTARY_CONFIG").isBlank() ? null
+        : Path.of(System.getenv("TRIBUTARY_CONFIG"));
+    ServerConfiguration stores = ServerConfiguration.load(configFile, System.getenv());
     TributaryServer server = TributaryServer.start(ServerSettings.config(dir.toAbsolutePath(), port,
         adminToken == null || adminToken.isBlank() ? null : adminToken, host, dev, fileRoots, endpoints, System.getenv())
-        .withWorkers(pool));
+        .withWorkers(pool).withStores(stores));
     server.warnings().forEach(err::println);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -108,12 +119,23 @@ final class ServerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     err.println("Tributary is serving on " + server.url() + "  (console: " + server.url() + "/, API: "
         + server.url() + "/v1, data: " + dir.toAbsolutePath() + ")");
+    if (stores.shared() || stores.objectStore() != null) {
+      err.println("Stores: metadata " + stores.dynamo().map(d -> "DynamoDB table " + d.table()).orElse("embedded")
+          + ", objects " + (stores.objectStore() != null ? stores.objectStore() : "under the data directory")
+          + (stores.shared() ? "; one replica of several: it runs jobs while it holds the leader lease ("
+              + stores.leaseTime().toSeconds() + "s)" : ""));
+    }
     server.createdAdminToken().ifPresent(t -> err.println("Administrator token (shown only now; keep it, or set "
         + "TRIBUTARY_ADMIN_TOKEN to choose one): " + t));
     if (server.clusterSecret() != null) {
       err.println("Workers: " + describe(pool) + (server.clusterSecret().created()
           ? "; cluster secret (workers need it in " + ClusterSecret.ENV + "; kept in " + dir.resolve("secrets").resolve("cluster-secret")
               + "): " + server.clusterSecret().value() : ""));
+    }
+    if (!specs.isEmpty() && stores.shared() && !awaitLead(server, stores.leaseTime().multipliedBy(2))) {
+      err.println("--apply: not applied, another replica leads (" + server.jobs().leadership().leaderUrl().orElse("?")
+          + "); apply the specs there, or with bin/tributary apply against any replica");
+      specs.clear();
     }
     for (int i = 0; i < specs.size(); i++) {
       String name = io.tributary.scheduler.spec.JobSpecs.parse(specs.get(i)).name();
@@ -124,6 +146,18 @@ final class ServerCommand implements Callable<Integer> {
     err.flush();
     stopped.await();
     return 0;
+  }
+
+  /** Whether this replica leads within {@code wait} (--apply acts on jobs, which only the leader does). */
+  private static boolean awaitLead(TributaryServer server, java.time.Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (!server.jobs().leadership().leading()) {
+      if (System.nanoTime() > deadline || server.jobs().leadership().leaderUrl().isPresent()) {
+        return server.jobs().leadership().leading();
+      }
+      Thread.sleep(100);
+    }
+    return true;
   }
 
   private static String describe(WorkersOption w) {

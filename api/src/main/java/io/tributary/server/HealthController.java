@@ -25,7 +25,11 @@ class HealthController extends AbstractHealthController {
 
   @Override
   public Mono<Health> getHealth() {
-    return Mono.just(new Health(Health.StatusEnum.UP).version(VERSION));
+    var leadership = jobs.leadership();
+    Health h = new Health(Health.StatusEnum.UP).version(VERSION)
+        .role(leadership.leading() ? Health.RoleEnum.LEADER : Health.RoleEnum.FOLLOWER);
+    leadership.leaderUrl().ifPresent(h::leader);
+    return Mono.just(h);
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import io.tributary.boot.ServerConfiguration;
 import io.tributary.boot.ServerStorage;
 import io.tributary.connect.Endpoints;
 import io.tributary.connect.StorageRoots;
@@ -49,10 +50,14 @@ public final class TributaryServer implements AutoCloseable {
    * @param metricsToken a token that may read {@code GET /metrics} only, or null
    * @param tokenKey the token key (base64) instead of {@code <data>/secrets/token.key}, or null
    * @param workers where jobs' tasks run ({@link WorkersOption#IN_PROCESS}: threads of this process)
+   * @param stores the metadata and object stores ({@link ServerConfiguration#defaults()}: the embedded
+   *     ones under the data directory); a shared metadata store makes this server one replica of several
    */
   public record Config(Path dataDir, int port, String adminToken, List<Path> fileRoots, String host,
-      String endpoints, Quotas quotas, boolean devMode, String metricsToken, String tokenKey, WorkersOption workers) {
+      String endpoints, Quotas quotas, boolean devMode, String metricsToken, String tokenKey, WorkersOption workers,
+      ServerConfiguration stores) {
     public Config {
+      Objects.requireNonNull(stores, "stores");
       Objects.requireNonNull(workers, "workers");
       fileRoots = List.copyOf(fileRoots);
       Objects.requireNonNull(host, "host");
@@ -63,7 +68,7 @@ public final class TributaryServer implements AutoCloseable {
     /** The defaults, with file directories under {@code fileRoots}. */
     public Config(Path dataDir, int port, String adminToken, List<Path> fileRoots) {
       this(dataDir, port, adminToken, fileRoots, DEFAULT_HOST, Endpoints.LOOPBACK_DEFAULT, Quotas.DEFAULTS, false,
-          null, null, WorkersOption.IN_PROCESS);
+          null, null, WorkersOption.IN_PROCESS, ServerConfiguration.defaults());
     }
 
     /** The defaults: file directories under {@code <data>/files}, loopback only, default quotas, in-process workers. */
@@ -73,32 +78,38 @@ public final class TributaryServer implements AutoCloseable {
 
     public Config withHost(String h) {
       return new Config(dataDir, port, adminToken, fileRoots, h, endpoints, quotas, devMode, metricsToken, tokenKey,
-          workers);
+          workers, stores);
     }
 
     public Config withEndpoints(String e) {
       return new Config(dataDir, port, adminToken, fileRoots, host, e, quotas, devMode, metricsToken, tokenKey,
-          workers);
+          workers, stores);
     }
 
     public Config withQuotas(Quotas q) {
       return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, q, devMode, metricsToken, tokenKey,
-          workers);
+          workers, stores);
     }
 
     public Config withDevMode(boolean d) {
       return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, d, metricsToken, tokenKey,
-          workers);
+          workers, stores);
     }
 
     public Config withMetricsToken(String t) {
       return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, t, tokenKey,
-          workers);
+          workers, stores);
     }
 
     public Config withTokenKey(String k) {
       return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, metricsToken, k,
-          workers);
+          workers, stores);
+    }
+
+    /** The same with {@code s} as its stores. */
+    public Config withStores(ServerConfiguration s) {
+      return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, metricsToken, tokenKey,
+          workers, s);
     }
 
     /** Whether the host is a loopback address, which only this machine can reach. */
@@ -109,7 +120,7 @@ public final class TributaryServer implements AutoCloseable {
     /** The same with {@code w} as its workers. */
     public Config withWorkers(WorkersOption w) {
       return new Config(dataDir, port, adminToken, fileRoots, host, endpoints, quotas, devMode, metricsToken, tokenKey,
-          w);
+          w, stores);
     }
   }
 
@@ -153,20 +164,39 @@ public final class TributaryServer implements AutoCloseable {
     }
     Endpoints endpoints = Endpoints.parse(config.endpoints()).exceptLoopbackPorts(ownPorts);
     TenantPolicy policy = new TenantPolicy(StorageRoots.of(config.fileRoots()), endpoints, config.quotas());
-    byte[] key = ServerStorage.tokenKey(config.dataDir(), config.tokenKey());
+    String tokenKey = config.tokenKey() != null ? config.tokenKey() : config.stores().tokenKey();
+    if (config.stores().shared() && (tokenKey == null || tokenKey.isBlank())) {
+      throw new IllegalArgumentException("with a shared metadata store every replica must key token hashes alike: set "
+          + "TRIBUTARY_TOKEN_KEY (tributary.token-key) to the same base64 key of 32 random bytes on every replica "
+          + "(openssl rand -base64 32)");
+    }
+    byte[] key = ServerStorage.tokenKey(config.dataDir(), tokenKey);
     JobManager.Settings withPolicy = settings.withPolicy(policy).withTokenKey(key);
     List<String> warnings = warning == null ? List.of() : List.of(warning);
-    if (config.workers().kind() == WorkersOption.Kind.IN_PROCESS) {
-      TributaryServer server = start(config, EmbeddedServices.controlPlane(config.dataDir(), withPolicy), warnings);
-      ownPorts.add(server.port());
-      return server;
-    }
-    ClusterSecret secret = ClusterSecret.load(config.dataDir());
+    boolean inProcess = config.workers().kind() == WorkersOption.Kind.IN_PROCESS;
+    ClusterSecret secret = inProcess ? null : ClusterSecret.load(config.dataDir());
     TributaryServer server = start(config, EmbeddedServices.controlPlane(config.dataDir(), withPolicy,
-        config.workers(), secret), warnings);
+        config.workers(), secret, config.stores()), warnings);
     server.clusterSecret = secret;
     ownPorts.add(server.port());
+    if (config.stores().shared()) {
+      server.jobs.contendForLead(config.stores().advertisedUrl() != null ? config.stores().advertisedUrl()
+          : server.advertisedUrl(config.host()));
+    }
     return server;
+  }
+
+  /** Where other replicas reach this one when no URL is configured: its host and port. */
+  private String advertisedUrl(String host) {
+    String h = host;
+    if (h.equals("0.0.0.0") || h.equals("::") || h.equals("[::]")) {
+      try {
+        h = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.io.IOException e) {
+        h = "localhost";
+      }
+    }
+    return "http://" + (h.contains(":") && !h.startsWith("[") ? "[" + h + "]" : h) + ":" + port();
   }
 
   /** Serves {@code jobs}, a control plane the caller opened (the server owns it from now on). */

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * Where a job's checkpoints are recorded (contract C9). Metadata objects live in the object store,
@@ -24,7 +25,8 @@ import java.util.Optional;
  * {@code <job>/savepoints/sp-<n>/_metadata}. The metadata store holds, under {@code jobs/<job>/}:
  * <ul>
  *   <li>{@code run}: the epoch of the latest run (each run of the job gets a larger one, which is
- *       also its sink attempt number) and the largest sink parallelism any run used;
+ *       also its sink attempt number), the largest sink parallelism any run used, and the epoch of
+ *       the control-plane leader that began it (a run is never begun under an older one);
  *   <li>{@code latest}: the pointer to the latest completed checkpoint or savepoint, a fenced item
  *       (see {@link FencedWrites}) advanced by a conditional write naming the version the
  *       coordinator last wrote and its epoch, so a stale coordinator cannot move it;
@@ -47,6 +49,7 @@ public final class CheckpointStore {
   private final String job;
   private final ObjectStore objects;
   private final MetadataStore metadata;
+  private final LongSupplier controlEpoch;
 
   /** The latest-checkpoint pointer. */
   public record Pointer(long id, String kind, String path, long version) {}
@@ -96,9 +99,20 @@ public final class CheckpointStore {
   public record Written(String path, long bytes) {}
 
   public CheckpointStore(String job, ObjectStore objects, MetadataStore metadata) {
+    this(job, objects, metadata, () -> 0);
+  }
+
+  /**
+   * @param controlEpoch the epoch of the control-plane leader this store writes for (0 for a
+   *     process alone on its store); it throws if the process no longer leads. A run begun under
+   *     it is refused where a newer leader already began one, and every pointer advance asks it
+   *     first, so a leader that lost its lease neither starts runs nor records checkpoints.
+   */
+  public CheckpointStore(String job, ObjectStore objects, MetadataStore metadata, LongSupplier controlEpoch) {
     this.job = job;
     this.objects = objects;
     this.metadata = metadata;
+    this.controlEpoch = controlEpoch;
   }
 
   public ObjectStore objects() {
@@ -110,10 +124,13 @@ public final class CheckpointStore {
    * runs can no longer advance it.
    *
    * @param sinkParallelism the largest sink parallelism of the new run
+   * @throws io.tributary.scheduler.metadata.FencedException if a newer control-plane leader began
+   *     a run of the job
    */
   public Run beginRun(int sinkParallelism) {
     String key = prefix() + "run";
     while (true) {
+      long leader = controlEpoch.getAsLong();
       Optional<Item> current = metadata.get(key);
       long epoch = 0;
       int maxSinks = 0;
@@ -121,9 +138,13 @@ public final class CheckpointStore {
         JsonNode n = readJson(current.get().value());
         epoch = n.path("epoch").asLong();
         maxSinks = n.path("maxSinkParallelism").asInt();
+        long stamped = n.path("controlEpoch").asLong(0);
+        if (stamped > leader) {
+          throw new io.tributary.scheduler.metadata.FencedException(key, leader, stamped);
+        }
       }
       ObjectNode next = JSON.createObjectNode().put("epoch", epoch + 1)
-          .put("maxSinkParallelism", Math.max(maxSinks, sinkParallelism));
+          .put("maxSinkParallelism", Math.max(maxSinks, sinkParallelism)).put("controlEpoch", leader);
       try {
         metadata.put(key, bytes(next), current.map(Item::version).orElse(0L));
         FencedWrites.fence(metadata, latestKey(), epoch + 1);
@@ -139,6 +160,7 @@ public final class CheckpointStore {
    * nothing until this run completes a checkpoint.
    */
   public void clearLatest(long epoch) {
+    controlEpoch.getAsLong();
     FencedWrites.write(metadata, latestKey(), epoch, new byte[0], latestVersion());
   }
 
@@ -214,6 +236,7 @@ public final class CheckpointStore {
    * so a stale coordinator stops before it writes anything.
    */
   public void checkNotFenced(long epoch) {
+    controlEpoch.getAsLong();
     Optional<FencedValue> v = FencedWrites.read(metadata, latestKey());
     if (v.isPresent() && v.get().epoch() > epoch) {
       throw new io.tributary.scheduler.metadata.FencedException(latestKey(), epoch, v.get().epoch());
@@ -260,8 +283,10 @@ public final class CheckpointStore {
    *
    * @return the pointer's new version
    * @throws io.tributary.scheduler.metadata.FencedException if a newer run owns the job
+   * @throws io.tributary.scheduler.metadata.LeaseLostException if this process no longer leads
    */
   public long advance(long epoch, CheckpointMetadata md, String path, long expectedVersion) {
+    controlEpoch.getAsLong();
     ObjectNode body = JSON.createObjectNode().put("id", md.id()).put("kind", md.kind()).put("path", path);
     return FencedWrites.write(metadata, latestKey(), epoch, bytes(body), expectedVersion);
   }

@@ -23,12 +23,14 @@ final class JobContext {
   final JobStore jobs;
   final StatusStore statuses;
   final EventLog events;
+  final Leadership leadership;
 
-  JobContext(JobManager.Settings settings, ControlPlaneServices storage) {
+  JobContext(JobManager.Settings settings, ControlPlaneServices storage, Leadership leadership) {
     this.settings = settings;
     this.storage = storage;
+    this.leadership = leadership;
     this.jobs = new JobStore(storage.metadata());
-    this.statuses = new StatusStore(storage.metadata());
+    this.statuses = new StatusStore(storage.metadata(), leadership::epoch);
     this.events = new EventLog(storage.metadata(), settings.clock());
   }
 
@@ -67,7 +69,7 @@ final class JobContext {
 
   /** The checkpoints of the job that runs under {@code internalName}. */
   CheckpointStore checkpoints(String internalName) {
-    return new CheckpointStore(internalName, storage.checkpoints(), storage.metadata());
+    return new CheckpointStore(internalName, storage.checkpoints(), storage.metadata(), leadership::epoch);
   }
 
   /** The path a user names to restore {@code md}: {@code <job>/savepoints/sp-<id>} or {@code .../chk-<id>}. */

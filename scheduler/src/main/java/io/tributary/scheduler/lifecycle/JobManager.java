@@ -147,10 +147,13 @@ public final class JobManager implements AutoCloseable {
   private final ScheduledExecutorService metricsThread;
   private final ScheduledExecutorService reconcileThread;
   private final Reconciler reconciler;
+  private final Leadership leadership;
+  private volatile LeaderLease lease;
   private volatile boolean closed;
 
-  private JobManager(Settings settings, ControlPlaneServices services) {
-    this.ctx = new JobContext(settings, services);
+  private JobManager(Settings settings, ControlPlaneServices services, Leadership leadership) {
+    this.leadership = leadership;
+    this.ctx = new JobContext(settings, services, leadership);
     this.projects = new ProjectStore(services.metadata(), settings.clock());
     this.tokens = new TokenStore(services.metadata(), settings.clock(), projects, settings.tokenKey(),
         settings.policy().quotas().tokens());
@@ -191,23 +194,89 @@ public final class JobManager implements AutoCloseable {
    * {@link Settings#reconcileInterval()}. The manager owns the services and closes them.
    */
   public static JobManager open(Settings settings, ControlPlaneServices services) {
-    JobManager m;
-    try {
-      m = new JobManager(settings, services);
-    } catch (RuntimeException e) {
-      services.close();
-      throw e;
-    }
+    JobManager m = create(settings, services, Leadership.ALONE);
     try {
       m.recoverJobs();
     } catch (RuntimeException e) {
       m.close();
       throw e;
     }
-    long every = settings.reconcileInterval().toMillis();
-    m.reconcileThread.scheduleWithFixedDelay(() -> guarded("reconciling", m::reconcile), every, every,
-        TimeUnit.MILLISECONDS);
+    m.scheduleReconcile();
     return m;
+  }
+
+  /**
+   * Opens one of several control-plane replicas over shared {@code services}: it serves reads at
+   * once, and runs jobs only while it holds the leader lease (see {@link #contendForLead}). The
+   * manager owns the services and closes them.
+   */
+  public static JobManager replica(Settings settings, ControlPlaneServices services, LeaderLease lease) {
+    JobManager m = create(settings, services, lease);
+    m.lease = lease;
+    m.scheduleReconcile();
+    return m;
+  }
+
+  private static JobManager create(Settings settings, ControlPlaneServices services, Leadership leadership) {
+    try {
+      return new JobManager(settings, services, leadership);
+    } catch (RuntimeException e) {
+      services.close();
+      throw e;
+    }
+  }
+
+  private void scheduleReconcile() {
+    long every = ctx.settings.reconcileInterval().toMillis();
+    reconcileThread.scheduleWithFixedDelay(() -> guarded("reconciling", this::reconcile), every, every,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Starts contending for the leader lease of a {@link #replica}: once elected, the first reconcile
+   * pass takes over every stored job (those that should run start from their latest checkpoint);
+   * when the lease is lost, every run here ends without touching the stored state, and the
+   * replica serves as a follower until it is elected again.
+   *
+   * @param url where the other replicas reach this one's API (they forward to the leader)
+   */
+  public void contendForLead(String url) {
+    LeaderLease l = lease;
+    if (l == null) {
+      throw new IllegalStateException("a control plane alone on its store always leads");
+    }
+    l.start(url, new LeaderLease.Listener() {
+      @Override
+      public void elected(long epoch) {
+        reconcileThread.execute(() -> guarded("taking over the jobs", JobManager.this::reconcile));
+      }
+
+      @Override
+      public void lost(String why) {
+        reconcileThread.execute(() -> stepDown(why));
+      }
+    });
+  }
+
+  /** Whether this process runs the jobs now (always, alone on its store). */
+  public Leadership leadership() {
+    return leadership;
+  }
+
+  /** Ends every run here without touching the stored state: another replica leads now. */
+  private void stepDown(String why) {
+    for (ManagedJob job : List.copyOf(jobs.values())) {
+      try {
+        job.shutdown(ctx.actionTimeout());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        System.getLogger(JobManager.class.getName()).log(System.Logger.Level.WARNING,
+            "ending job " + job.name + " on stepping down failed", e);
+      }
+      forget(job, "this control-plane replica no longer leads (" + why + "); reconnect to follow the job");
+    }
   }
 
   private void recoverJobs() {
@@ -226,7 +295,7 @@ public final class JobManager implements AutoCloseable {
    * (see {@link Reconciler}). Jobs busy with an action are left to the next pass.
    */
   public void reconcile() {
-    if (!closed) {
+    if (!closed && leadership.leading()) {
       reconciler.pass(projects.list());
     }
   }
@@ -664,6 +733,10 @@ public final class JobManager implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      LeaderLease l = lease;
+      if (l != null) {
+        l.close();
+      }
       ctx.storage.close();
     }
   }
@@ -679,6 +752,7 @@ public final class JobManager implements AutoCloseable {
     String key = JobNames.internal(project, name);
     while (true) {
       checkOpen();
+      checkLeading();
       ManagedJob job = create ? jobs.computeIfAbsent(key, k -> new ManagedJob(project, name, ctx)) : jobs.get(key);
       if (job == null) {
         record(project, name); // throws NotFound if the job does not exist
@@ -731,6 +805,14 @@ public final class JobManager implements AutoCloseable {
 
   private static OperationFailedException interrupted(InterruptedException e) {
     return new OperationFailedException("interrupted", Failure.Domain.INTERNAL, true, e);
+  }
+
+  private void checkLeading() {
+    if (!leadership.leading()) {
+      throw new OperationFailedException("this control-plane replica does not lead now, and only the leader acts "
+          + "on jobs; retry in a few seconds (the request goes to the leader once one is elected)",
+          Failure.Domain.INTERNAL, true, null);
+    }
   }
 
   private void checkOpen() {

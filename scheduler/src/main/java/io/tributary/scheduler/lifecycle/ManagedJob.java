@@ -422,7 +422,13 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
 
   private void persist() {
     if (!retired) {
-      ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts));
+      try {
+        ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts));
+      } catch (io.tributary.scheduler.metadata.FencedException | io.tributary.scheduler.metadata.LeaseLostException e) {
+        // this replica lost the lead: its successor decides the job's status, and this one steps down
+        System.getLogger(ManagedJob.class.getName()).log(System.Logger.Level.WARNING,
+            "job {0}/{1}: status {2} not stored: {3}", project, name, state, e.getMessage());
+      }
     }
   }
 }

@@ -4,16 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.scheduler.master.RestorePolicy;
+import io.tributary.scheduler.metadata.FencedException;
 import io.tributary.scheduler.metadata.Item;
 import io.tributary.scheduler.metadata.MetadataStore;
 import io.tributary.protocol.Failure;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * What the control plane observed of each job, at {@code projects/<project>/status/<name>}: kept
  * apart from the job's record so that it changes without moving the record's ETag. Written only by
- * the job's {@link ManagedJob}, under its lock.
+ * the job's {@link ManagedJob}, under its lock, on the leading replica (fenced by its epoch).
  */
 final class StatusStore {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,18 +30,38 @@ final class StatusStore {
   record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts) {}
 
   private final MetadataStore metadata;
+  private final LongSupplier controlEpoch;
 
-  StatusStore(MetadataStore metadata) {
+  /**
+   * @param controlEpoch the leader's epoch ({@link Leadership#epoch()}), stamped on every status it
+   *     writes; throws if this process does not lead
+   */
+  StatusStore(MetadataStore metadata, LongSupplier controlEpoch) {
     this.metadata = metadata;
+    this.controlEpoch = controlEpoch;
   }
 
   Optional<Status> get(String project, String name) {
     return metadata.get(ControlKeys.status(project, name)).map(StatusStore::decode);
   }
 
+  /**
+   * Writes the job's status, stamped with the leader's epoch, unless a newer leader stamped it.
+   *
+   * @throws FencedException if the stored status carries a newer epoch
+   * @throws io.tributary.scheduler.metadata.LeaseLostException if this process does not lead
+   */
   void put(String project, String name, Status status) {
     String key = ControlKeys.status(project, name);
-    metadata.put(key, encode(status), metadata.get(key).map(Item::version).orElse(0L));
+    long epoch = controlEpoch.getAsLong();
+    Optional<Item> current = metadata.get(key);
+    if (current.isPresent()) {
+      long stamped = JobStore.readJson(current.get()).path("controlEpoch").asLong(0);
+      if (stamped > epoch) {
+        throw new FencedException(key, epoch, stamped);
+      }
+    }
+    metadata.put(key, encode(status, epoch), current.map(Item::version).orElse(0L));
   }
 
   void delete(String project, String name) {
@@ -47,8 +69,8 @@ final class StatusStore {
     metadata.get(key).ifPresent(i -> metadata.delete(key, i.version()));
   }
 
-  private static byte[] encode(Status s) {
-    ObjectNode n = JSON.createObjectNode().put("observed", s.observed().name())
+  private static byte[] encode(Status s, long epoch) {
+    ObjectNode n = JSON.createObjectNode().put("observed", s.observed().name()).put("controlEpoch", epoch)
         .put("recovery", RestorePolicies.format(s.recovery())).put("restarts", s.restarts());
     if (s.failure() != null) {
       n.putObject("failure").put("domain", s.failure().domain().name()).put("retryable", s.failure().retryable())

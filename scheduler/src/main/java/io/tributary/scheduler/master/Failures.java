@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 
 /**
  * Classifies what the control plane itself ran into while running a job: a worker's verdict
- * ({@link WorkerException}) stands; a newer run that fenced this one is final; a checkpoint that
+ * ({@link WorkerException}) stands; a newer run (or leader) that fenced this one is final; a checkpoint that
  * cannot be restored is the user's; I/O trouble is external and retryable; anything else is
  * internal and retryable.
  */
@@ -19,7 +19,7 @@ public final class Failures {
   public static Failure classify(Throwable e) {
     String message = e.getMessage() != null ? e.getMessage() : e.toString();
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof FencedException) {
+      if (t instanceof FencedException || t instanceof io.tributary.scheduler.metadata.LeaseLostException) {
         return new Failure(Failure.Domain.INTERNAL, false, message);
       }
     }
