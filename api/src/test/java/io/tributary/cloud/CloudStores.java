@@ -47,6 +47,9 @@ final class CloudStores implements AutoCloseable {
   }
 
   static CloudStores start() throws Exception {
+    // for the clients in this JVM (servers in other processes get them through env())
+    System.setProperty("aws.accessKeyId", ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", SECRET_KEY);
     S3Proxy proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore())
         .endpoint(URI.create("http://127.0.0.1:0"))
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();

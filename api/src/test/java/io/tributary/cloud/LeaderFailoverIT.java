@@ -84,11 +84,24 @@ class LeaderFailoverIT {
   }
 
   @AfterEach
-  void killReplicas() throws InterruptedException {
+  void killReplicas(org.junit.jupiter.api.TestInfo test) throws Exception {
     for (Replica r : replicas) {
       if (r.alive()) {
         ProcessHandle.of(r.pid()).ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
         r.kill();
+      }
+    }
+    // the replicas' and their workers' logs, for a failure's post-mortem
+    Path logs = Path.of("target", "cloud-it-logs", test.getTestMethod().orElseThrow().getName());
+    Path from = tmp.resolve("replicas");
+    if (Files.exists(from)) {
+      try (var files = Files.walk(from)) {
+        for (Path f : files.filter(f -> f.toString().endsWith(".log") && (f.getParent().equals(from)
+            || f.getParent().getFileName().toString().equals("workers") && f.toString().contains("/logs/"))).toList()) {
+          Path to = logs.resolve(from.relativize(f).toString().replace('/', '_'));
+          Files.createDirectories(to.getParent());
+          Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
       }
     }
   }
@@ -140,7 +153,7 @@ class LeaderFailoverIT {
           out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: ha-counts, keyFields: [user],
                 delivery: exactly-once, transactionalIdPrefix: ha-it}
         """.formatted(kafka.bootstrapServers());
-    String body = JSON.createObjectNode().put("spec", spec).toString();
+    String body = applyBody(spec);
     Replica follower = replicas.stream().filter(r -> !"LEADER".equals(r.role())).findFirst().orElseThrow();
     HttpResponse<String> applied = follower.send("PUT", "/v1/projects/default/jobs/counts", body);
     assertThat(applied.statusCode()).as("apply through the follower: %s", applied.body()).isIn(200, 201);
@@ -197,7 +210,7 @@ class LeaderFailoverIT {
     twoReplicas("tributary-pause", "pause", List.of("--file-root", root.toString()));
     Replica old = awaitLeader();
     HttpResponse<String> applied = old.send("PUT", "/v1/projects/default/jobs/bids",
-        JSON.createObjectNode().put("spec", spec).toString());
+        applyBody(spec));
     assertThat(applied.statusCode()).as(applied.body()).isIn(200, 201);
     awaitCheckpointAfter(old, Instant.now().minusSeconds(1), "the job checkpoints under " + old.name);
     Replica next = replicas.stream().filter(r -> r != old).findFirst().orElseThrow();
@@ -234,10 +247,18 @@ class LeaderFailoverIT {
     }
     await("the job finishes under " + next.name, Duration.ofSeconds(120), () -> {
       JsonNode job = next.get("/v1/projects/default/jobs/bids");
-      return job != null && "FINISHED".equals(job.path("observedState").asText());
+      return job != null && "FINISHED".equalsIgnoreCase(job.path("observedState").asText());
     });
     assertThat(ControlTests.committed(out)).as("committed output: no record committed twice or lost")
         .containsExactlyElementsOf(expected);
+  }
+
+  /** The body of a {@code PUT .../jobs/{name}} of the YAML {@code spec}. */
+  private static String applyBody(String spec) throws java.io.IOException {
+    JsonNode tree = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(spec);
+    com.fasterxml.jackson.databind.node.ObjectNode body = JSON.createObjectNode();
+    body.set("spec", tree);
+    return body.toString();
   }
 
   /** The pointer's run epoch and the status's leader epoch, as {@code "<run> <leader>"}. */
@@ -260,18 +281,45 @@ class LeaderFailoverIT {
   }
 
   /** Waits until {@code r} reports the job's latest checkpoint completed after {@code after}. */
-  private static void awaitCheckpointAfter(Replica r, Instant after, String what) {
+  private void awaitCheckpointAfter(Replica r, Instant after, String what) {
+    try {
+      checkpointAfter(r, after, what);
+    } catch (AssertionError e) {
+      StringBuilder why = new StringBuilder(e.getMessage());
+      for (String job : List.of("counts", "bids")) {
+        JsonNode events = r.get("/v1/projects/default/jobs/" + job + "/events");
+        if (events != null) {
+          why.append("\nevents of ").append(job).append(": ").append(events);
+        }
+      }
+      for (Replica each : replicas) {
+        if (each.alive()) {
+          try {
+            Process dump = new ProcessBuilder("jcmd", String.valueOf(each.pid()), "Thread.print")
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("replicas").resolve(each.name + "-threads.log")
+                    .toFile()).start();
+            dump.waitFor();
+          } catch (Exception ignored) {
+            // a post-mortem aid only
+          }
+        }
+      }
+      throw new AssertionError(why.toString(), e);
+    }
+  }
+
+  private static void checkpointAfter(Replica r, Instant after, String what) {
     await(what, Duration.ofSeconds(90), () -> {
       JsonNode jobs = r.get("/v1/projects/default/jobs");
       if (jobs == null) {
         return false;
       }
       for (JsonNode job : jobs.path("items")) {
-        if ("FAILED".equals(job.path("observedState").asText())) {
+        if ("FAILED".equalsIgnoreCase(job.path("observedState").asText())) {
           throw new AssertionError("job failed: " + job.path("failure"));
         }
         String at = job.path("lastCheckpoint").path("completedAt").asText(null);
-        if (at != null && Instant.parse(at).isAfter(after) && "RUNNING".equals(job.path("observedState").asText())) {
+        if (at != null && Instant.parse(at).isAfter(after) && "RUNNING".equalsIgnoreCase(job.path("observedState").asText())) {
           return true;
         }
       }

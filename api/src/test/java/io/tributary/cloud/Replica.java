@@ -53,7 +53,7 @@ final class Replica {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx384m", "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main", "server",
         "--port", String.valueOf(port), "--data-dir", data.toString(), "--config", config.toString(),
-        "--workers", "local:1", "--worker-slots", "2"));
+        "--workers", "local:1", "--worker-slots", "4"));
     cmd.addAll(extra);
     try {
       Files.createDirectories(dir);

@@ -388,6 +388,10 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       stop(new IllegalStateException("a newer run of job " + settings.job() + " took over (epoch " + epoch
           + " is fenced); this run stops", e), waiters);
       return;
+    } catch (io.tributary.scheduler.metadata.LeaseLostException e) {
+      stop(new IllegalStateException("this control plane no longer leads; the run of job " + settings.job()
+          + " (epoch " + epoch + ") stops without recording checkpoint " + id, e), waiters);
+      return;
     } catch (RuntimeException e) {
       waiters.forEach(w -> w.completeExceptionally(e));
       listener.aborted(id, "cannot record " + kind + " " + id + ": " + e.getMessage());
