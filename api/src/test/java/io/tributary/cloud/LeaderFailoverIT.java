@@ -158,6 +158,12 @@ class LeaderFailoverIT {
     HttpResponse<String> applied = follower.send("PUT", "/v1/projects/default/jobs/counts", body);
     assertThat(applied.statusCode()).as("apply through the follower: %s", applied.body()).isIn(200, 201);
 
+    awaitCheckpointAfter(follower, Instant.now().minusSeconds(1), "the job runs");
+    HttpResponse<String> metrics = follower.send("GET", "/v1/projects/default/jobs/counts/metrics", null);
+    assertThat(metrics.statusCode()).as("the follower forwards a metrics read to the leader: %s", metrics.body())
+        .isEqualTo(200);
+    assertThat(JSON.readTree(metrics.body()).path("operators").size()).as(metrics.body()).isGreaterThan(0);
+
     Load load = new Load(body);
     load.start();
     List<String> figures = new ArrayList<>();
@@ -178,6 +184,7 @@ class LeaderFailoverIT {
         awaitCheckpointAfter(survivor, killed, "a checkpoint completes under the new leader after kill " + (k + 1));
         figures.add(String.format("kill %d of %s: first checkpoint under the new leader after %d ms", k + 1, lead.name,
             Duration.between(killed, Instant.now()).toMillis()));
+        figures.addAll(eventsSince(survivor, "counts", killed));
         lead.start();
         await(lead.name + " serves again", Duration.ofSeconds(90), () -> lead.role() != null);
         load.dead.remove(lead.name);
@@ -251,6 +258,22 @@ class LeaderFailoverIT {
     });
     assertThat(ControlTests.committed(out)).as("committed output: no record committed twice or lost")
         .containsExactlyElementsOf(expected);
+  }
+
+  /** The job's events since {@code since}, oldest first, as {@code "  +<ms after> <kind> <message>"}. */
+  private static List<String> eventsSince(Replica r, String job, Instant since) {
+    JsonNode events = r.get("/v1/projects/default/jobs/" + job + "/events");
+    List<String> lines = new ArrayList<>();
+    if (events != null) {
+      for (JsonNode e : events.path("items")) {
+        Instant at = Instant.parse(e.path("at").asText());
+        if (!at.isBefore(since)) {
+          lines.add(0, String.format("  +%5d ms %s %s", Duration.between(since, at).toMillis(), e.path("kind").asText(),
+              e.path("message").asText()));
+        }
+      }
+    }
+    return lines;
   }
 
   /** The body of a {@code PUT .../jobs/{name}} of the YAML {@code spec}. */

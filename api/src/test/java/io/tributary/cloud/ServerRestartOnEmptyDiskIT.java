@@ -109,6 +109,21 @@ class ServerRestartOnEmptyDiskIT {
           metadata:
             dynamodb: {table: nowhere, endpoint: "http://127.0.0.1:9", region: us-east-1}
         """);
+    String line = startFails(file);
+    assertThat(line).contains("metadata store: DynamoDB table 'nowhere' at http://127.0.0.1:9")
+        .contains("cannot be reached: Connection refused");
+  }
+
+  @Test
+  void aServerWhoseBucketIsMissingSaysSoInOneLine() throws Exception {
+    Path file = tmp.resolve("no-bucket.yaml");
+    Files.writeString(file, stores.configFile("x", "tributary-no-bucket", "3s")
+        .replace("s3://" + CloudStores.BUCKET + "/x", "s3://no-such-bucket/x"));
+    assertThat(startFails(file)).contains("object store s3://no-such-bucket/x cannot be reached");
+  }
+
+  /** Starts a server on {@code config} that must fail: its one line of output. */
+  private String startFails(Path file) throws Exception {
     ProcessBuilder b = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main", "server", "--port", "0",
         "--data-dir", tmp.resolve("data").toString(), "--config", file.toString()).redirectErrorStream(true);
@@ -120,9 +135,8 @@ class ServerRestartOnEmptyDiskIT {
     assertThat(p.exitValue()).as("exit code; output:\n%s", out).isNotZero();
     List<String> lines = out.lines().filter(l -> l.startsWith("tributary")).toList();
     assertThat(lines).as("output:\n%s", out).hasSize(1);
-    assertThat(lines.get(0)).contains("metadata store: DynamoDB table 'nowhere' at http://127.0.0.1:9")
-        .contains("cannot be reached: Connection refused");
     assertThat(out).doesNotContain("\tat ").doesNotContain("Exception:");
+    return lines.get(0);
   }
 
   private static TributaryServer.Config config(Path data, ServerConfiguration cloud) {

@@ -83,8 +83,13 @@ final class ClusterBench implements Callable<Integer> {
   private static final double TARGET_PAUSE_SECONDS = 3;
 
   @Option(names = "--parts", split = ",", defaultValue = "throughput,recovery,rescale",
-      description = "what to run: throughput, recovery, rescale (default ${DEFAULT-VALUE})")
+      description = "what to run: throughput, recovery, rescale, restart (default ${DEFAULT-VALUE}; restart: a "
+          + "server on S3Proxy and dynalite restarted on an empty disk)")
   List<String> parts;
+
+  @Option(names = "--dynalite-dir", description = "where dynalite's package.json is, for --parts restart (default: "
+      + "the repository's scheduler/src/test/dynalite)")
+  Path dynaliteDir;
 
   @Option(names = "--pools", split = ",", defaultValue = "in-process,workers",
       description = "the pools of the throughput part (default ${DEFAULT-VALUE}; one alone: to profile it)")
@@ -152,8 +157,8 @@ final class ClusterBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     for (String p : parts) {
-      if (!Set.of("throughput", "recovery", "rescale").contains(p)) {
-        throw new IllegalArgumentException("--parts: '" + p + "' is none of throughput, recovery, rescale");
+      if (!Set.of("throughput", "recovery", "rescale", "restart").contains(p)) {
+        throw new IllegalArgumentException("--parts: '" + p + "' is none of throughput, recovery, rescale, restart");
       }
     }
     if (!stateBackend.equals("heap") && !stateBackend.equals("forst")) {
@@ -176,6 +181,9 @@ final class ClusterBench implements Callable<Integer> {
       }
       if (parts.contains("recovery") || parts.contains("rescale")) {
         recoveryAndRescale(dir, out);
+      }
+      if (parts.contains("restart")) {
+        restartOnEmptyDisk(dir, out);
       }
     } finally {
       deleteTree(dir);
@@ -463,6 +471,72 @@ final class ClusterBench implements Callable<Integer> {
         worst, TARGET_PAUSE_SECONDS, worst < TARGET_PAUSE_SECONDS ? "met" : "missed");
   }
 
+  // ---- restart on an empty disk ----
+
+  private record Restart(long stateBytes, double toWorkers, double toRedeploy, double toRecords) {}
+
+  /**
+   * For each state size: a control plane on S3 (S3Proxy over a local directory, in this process)
+   * and DynamoDB (dynalite) grows the state job's keyed state, stops, and its data directory is
+   * deleted; a new control plane on an empty directory and the same stores starts (its two worker
+   * processes included) and resumes the job from S3: the time from that start to the window tasks
+   * processing records again.
+   */
+  private void restartOnEmptyDisk(Path dir, PrintStream out) throws Exception {
+    out.printf("restart on an empty disk: the state job (forst, parallelism 2, checkpoints every %s) on S3Proxy and"
+        + " dynalite, 2 worker processes x %d slots, -Xmx%s each%n", stateInterval.toSeconds() + " s", workerSlots,
+        workerHeap);
+    Path dynalite = dynaliteDir != null ? dynaliteDir : repositoryRoot().resolve("scheduler/src/test/dynalite");
+    Map<String, Restart> restarts = new LinkedHashMap<>();
+    try (BenchStores stores = BenchStores.start(dir.resolve("s3"), dynalite)) {
+      int n = 0;
+      for (String size : stateSizes) {
+        long target = StateBackends.parseBytes(size);
+        io.tributary.boot.ServerConfiguration cloud = stores.configuration("restart-" + n, "bench-restart-" + n);
+        Path first = dir.resolve("restart-" + n + "-before");
+        Path second = dir.resolve("restart-" + n + "-after");
+        n++;
+        String job = "state-" + size;
+        long built;
+        try (Env env = Env.cloud(first, workerSlots, workerHeap, reportInterval, cloud)) {
+          env.jobs.apply(P, job, NexmarkQueries.stateSpec(job, 2, "forst", List.of("bidder", "auction", "extra"), 16)
+              .replace("parallelism: 2\n", "parallelism: 2\ncheckpoints: {interval: " + stateInterval.toMillis()
+                  + "ms}\n"), null);
+          env.awaitProcessing(job, null, observe);
+          System.err.printf("building %s of keyed state on S3%n", size);
+          built = buildState(env, job, target);
+        }
+        deleteTree(first);
+        System.err.printf("restarting on an empty data directory%n");
+        long startedAt = System.nanoTime();
+        try (Env env = Env.cloud(second, workerSlots, workerHeap, reportInterval, cloud)) {
+          long workersAt = System.nanoTime();
+          AttemptId a = env.awaitProcessing(job, null, observe);
+          long deployedAt = env.observer.deployedAt(a);
+          long recordsAt = env.observer.firstRecordsAt(a);
+          Restart r = new Restart(built, (workersAt - startedAt) / 1e9, (deployedAt - startedAt) / 1e9,
+              (recordsAt - startedAt) / 1e9);
+          System.err.printf("  processing again %.2f s after the start%n", r.toRecords());
+          restarts.put(size, r);
+          env.jobs.delete(P, job, null, true);
+        }
+      }
+    }
+    out.printf("%-10s %12s %18s %18s %18s%n", "state", "in checkpoint", "start->workers", "start->redeploy",
+        "start->records");
+    for (Map.Entry<String, Restart> e : restarts.entrySet()) {
+      Restart r = e.getValue();
+      out.printf("%-10s %12s %17.2fs %17.2fs %17.2fs%n", e.getKey(), CheckpointBench.bytes(r.stateBytes()),
+          r.toWorkers(), r.toRedeploy(), r.toRecords());
+    }
+  }
+
+  /** The repository this benchmark's jar was built in ({@code <root>/bench/target/...jar}). */
+  private static Path repositoryRoot() throws Exception {
+    Path jar = Path.of(ClusterBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return jar.getParent().getParent().getParent();
+  }
+
   // ---- one control plane ----
 
   /** A task's latest counters as its worker read them. */
@@ -504,6 +578,20 @@ final class ClusterBench implements Callable<Integer> {
               .withMetricsInterval(reportInterval).withJavaOptions("-Xmx" + heap),
           new ClusterSecret("bench-" + HexFormat.of().formatHex(b), false));
       Env env = new Env("2 worker processes", s, new Observer());
+      env.awaitWorkers(2, Duration.ofSeconds(60));
+      return env;
+    }
+
+    /** Like {@link #workers}, on the stores {@code stores} names (the workers get the S3 credentials). */
+    static Env cloud(Path dir, int slots, String heap, Duration reportInterval,
+        io.tributary.boot.ServerConfiguration stores) throws InterruptedException {
+      byte[] b = new byte[16];
+      new SecureRandom().nextBytes(b);
+      ControlPlaneServices s = EmbeddedServices.open(dir, ConnectorFactory.standard(), ConnectorPolicy.unrestricted(),
+          new WorkersOption(WorkersOption.Kind.LOCAL, 2, slots, "127.0.0.1", 0, Duration.ofSeconds(5))
+              .withMetricsInterval(reportInterval).withJavaOptions("-Xmx" + heap + " " + BenchStores.workerCredentials()),
+          new ClusterSecret("bench-" + HexFormat.of().formatHex(b), false), stores);
+      Env env = new Env("2 worker processes on S3", s, new Observer());
       env.awaitWorkers(2, Duration.ofSeconds(60));
       return env;
     }

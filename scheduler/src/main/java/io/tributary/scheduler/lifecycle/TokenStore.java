@@ -127,18 +127,23 @@ public final class TokenStore {
    * @return the secret of a token created now, to be shown once; empty if none was created
    */
   public Optional<String> bootstrapAdmin(String secret) {
-    Optional<Item> current = metadata.get(ADMIN);
-    if (secret == null && current.isPresent()) {
-      return Optional.empty();
-    }
-    String s = secret != null ? secret : newSecret();
-    if (s.length() < MIN_ADMIN_LENGTH) {
+    if (secret != null && secret.length() < MIN_ADMIN_LENGTH) {
       throw new InvalidRequestException("TRIBUTARY_ADMIN_TOKEN", "must have at least " + MIN_ADMIN_LENGTH
           + " characters");
     }
-    byte[] body = adminEntry(s);
-    metadata.put(ADMIN, body, current.map(Item::version).orElse(0L));
-    return secret == null ? Optional.of(s) : Optional.empty();
+    while (true) {
+      Optional<Item> current = metadata.get(ADMIN);
+      if (secret == null && current.isPresent()) {
+        return Optional.empty();
+      }
+      String s = secret != null ? secret : newSecret();
+      try {
+        metadata.put(ADMIN, adminEntry(s), current.map(Item::version).orElse(0L));
+        return secret == null ? Optional.of(s) : Optional.empty();
+      } catch (io.tributary.scheduler.metadata.ConflictException e) {
+        // another replica starting on the same store wrote it meanwhile: look again
+      }
+    }
   }
 
   /**
