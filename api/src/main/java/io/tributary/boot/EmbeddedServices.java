@@ -227,7 +227,7 @@ public final class EmbeddedServices {
       throw new StoreUnreachableException("object store " + url + ": " + StoreUnreachableException.reason(e), e);
     }
     try {
-      objects.exists("_tributary-probe");
+      objects.list("_tributary-probe/"); // a list reaches the bucket itself (a missing object is no error)
       return objects;
     } catch (IOException | RuntimeException e) {
       objects.close();

@@ -3,6 +3,7 @@ package io.tributary.scheduler.lifecycle;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.scheduler.metadata.ConflictException;
 import io.tributary.scheduler.metadata.Item;
 import io.tributary.scheduler.metadata.MetadataStore;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * The lifecycle events of every job, persisted one item per event at
  * {@code projects/<project>/events/<name>/<seq>} and bounded: a job keeps its last {@value #RETAINED}
- * events. Appends of one job are numbered in the order they are made. Thread-safe.
+ * events. Appends of one job are numbered in the order they are made; replicas appending to the same
+ * store take the next free number. Thread-safe.
  */
 public final class EventLog {
   /** Events kept per job. */
@@ -41,12 +43,24 @@ public final class EventLog {
     synchronized (this) {
       String prefix = ControlKeys.events(project, name);
       long seq = lastSeq.computeIfAbsent(prefix, p -> trimAndFindLast(project, name)) + 1;
-      JobEvent event = new JobEvent(seq, clock.instant(), type, from, to, text);
-      metadata.put(ControlKeys.event(project, name, seq), encode(event), 0);
+      JobEvent event;
+      while (true) {
+        event = new JobEvent(seq, clock.instant(), type, from, to, text);
+        try {
+          metadata.put(ControlKeys.event(project, name, seq), encode(event), 0);
+          break;
+        } catch (ConflictException e) {
+          seq = trimAndFindLast(project, name) + 1; // another replica appended meanwhile
+        }
+      }
       lastSeq.put(prefix, seq);
       if (seq > RETAINED) {
         String oldest = ControlKeys.event(project, name, seq - RETAINED);
-        metadata.get(oldest).ifPresent(i -> metadata.delete(oldest, i.version()));
+        try {
+          metadata.get(oldest).ifPresent(i -> metadata.delete(oldest, i.version()));
+        } catch (ConflictException e) {
+          // another replica dropped it first
+        }
       }
       return event;
     }
@@ -69,7 +83,11 @@ public final class EventLog {
   private long trimAndFindLast(String project, String name) {
     List<Item> items = metadata.queryAll(ControlKeys.events(project, name));
     for (int i = 0; i < items.size() - RETAINED; i++) {
-      metadata.delete(items.get(i).key(), items.get(i).version());
+      try {
+        metadata.delete(items.get(i).key(), items.get(i).version());
+      } catch (ConflictException e) {
+        // another replica dropped it first
+      }
     }
     return items.isEmpty() ? 0 : decode(items.get(items.size() - 1)).seq();
   }

@@ -355,6 +355,9 @@ public final class JobManager implements AutoCloseable {
     JobSpec spec = parse(name, specText);
     quotas.spec(spec);
     String fingerprint = SpecFingerprint.of(spec);
+    if (!leadership.leading()) {
+      return applyAsFollower(project, name, specText, spec, fingerprint, ifMatch, initial);
+    }
     return withJob(project, name, true, job -> {
       Optional<JobRecord> current = ctx.jobs.get(project, name);
       JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
@@ -393,6 +396,49 @@ public final class JobManager implements AutoCloseable {
       actions.specChanged(job, record, spec);
       return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, job));
     });
+  }
+
+  /**
+   * {@link #apply} on a replica that does not lead (while no replica leads, during a takeover): the
+   * record is validated and written as the desired state, with the same checks; the leader's
+   * reconcile loop carries it out (it starts a new job, rolls a changed spec out) once it leads.
+   */
+  private ApplyResult applyAsFollower(String project, String name, String specText, JobSpec spec, String fingerprint,
+      Long ifMatch, DesiredState initial) {
+    String internal = JobNames.internal(project, name);
+    Optional<JobRecord> current = ctx.jobs.get(project, name);
+    JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
+    String by = " (stored as the desired state by a replica that does not lead; the leader carries it out)";
+    if (current.isEmpty()) {
+      ctx.plan(spec, null, project, internal);
+      quotas.newJob(project);
+      boolean stopped = initial == DesiredState.STOPPED;
+      if (!stopped) {
+        quotas.parallelism(project, name, spec.parallelism().initial(), "/spec/parallelism");
+      }
+      JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
+      if (stopped) {
+        fresh = fresh.withDesired(DesiredState.STOPPED, fresh.restore(), fresh.createdAt());
+      }
+      JobRecord record = create(fresh, ifMatch);
+      ctx.events.append(project, name, JobEvent.Type.CREATED, null, null,
+          "created with spec generation 1 (" + fingerprint + ")" + by);
+      return new ApplyResult(ApplyOutcome.CREATED, views.of(record, null));
+    }
+    JobRecord old = current.get();
+    if (old.fingerprint().equals(fingerprint)) {
+      return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, null));
+    }
+    Integer parallelism = keptParallelism(old, () -> JobSpecs.parse(old.spec()), spec);
+    ctx.plan(spec, parallelism, project, internal);
+    if (old.desired() == DesiredState.RUNNING) {
+      quotas.parallelism(project, name, parallelism != null ? parallelism : spec.parallelism().initial(),
+          "/spec/parallelism");
+    }
+    JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
+    ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
+        "spec generation " + record.generation() + " applied (" + fingerprint + ")" + by);
+    return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, null));
   }
 
   /** What {@link #plan} found: the execution plan, and what applying the spec would do. */
@@ -453,6 +499,16 @@ public final class JobManager implements AutoCloseable {
    * stays so), and resumes from its latest checkpoint.
    */
   public JobView stop(String project, String name, boolean savepoint) {
+    if (!leadership.leading() && !savepoint) {
+      JobRecord record = record(project, name);
+      if (record.desired() == DesiredState.STOPPED) {
+        return views.of(record, null);
+      }
+      JobRecord next = save(record.withDesired(DesiredState.STOPPED, RestorePolicy.LATEST, ctx.now()), null);
+      ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "stop requested (stored as the desired "
+          + "state by a replica that does not lead; the leader carries it out)");
+      return views.of(next, null);
+    }
     return withJob(project, name, false, job -> views.of(actions.stop(job, record(project, name), savepoint), job));
   }
 
@@ -466,6 +522,24 @@ public final class JobManager implements AutoCloseable {
    * @throws InvalidRequestException naming {@code restore} if the path is not one of the job's
    */
   public JobView resume(String project, String name, RestorePolicy restore) {
+    if (!leadership.leading()) {
+      JobRecord record = record(project, name);
+      JobSpec spec = JobSpecs.parse(record.spec());
+      if (record.desired() == DesiredState.RUNNING) {
+        throw new StateConflictException(null, "job '" + name + "' is to run already; restart it to start it again "
+            + "from its latest checkpoint", false);
+      }
+      quotas.parallelism(project, name, record.parallelism() != null ? record.parallelism()
+          : spec.parallelism().initial(), "/parallelism");
+      RestorePolicy p = restore != null ? restore : record.restore();
+      if (p.mode() == RestorePolicy.Mode.PATH) {
+        ctx.checkRestorable(record.internalName(), p.path());
+      }
+      JobRecord next = save(record.withDesired(DesiredState.RUNNING, p, ctx.now()), null);
+      ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "resume requested (stored as the "
+          + "desired state by a replica that does not lead; the leader carries it out)");
+      return views.of(next, null);
+    }
     return withJob(project, name, false, job -> {
       JobRecord record = record(project, name);
       JobSpec spec = job.spec(record);
@@ -773,6 +847,16 @@ public final class JobManager implements AutoCloseable {
           continue;
         }
         checkOpen();
+        if (!job.takenOver()) {
+          // stored, but not known here yet (this replica was just elected, or another process wrote it):
+          // take it over as stored before acting, as the reconcile loop would
+          Optional<JobRecord> stored = ctx.jobs.get(project, name);
+          if (stored.isPresent()) {
+            reconciler.takeOver(job, stored.get());
+          } else {
+            job.markTakenOver();
+          }
+        }
         return action.run(job);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -882,12 +966,16 @@ public final class JobManager implements AutoCloseable {
 
   /** The rescaled parallelism a changed spec keeps: while the spec's parallelism is as it was, and allows it. */
   private static Integer keptParallelism(JobRecord old, ManagedJob job, JobSpec after) {
+    return keptParallelism(old, () -> job.spec(old), after);
+  }
+
+  private static Integer keptParallelism(JobRecord old, java.util.function.Supplier<JobSpec> oldSpec, JobSpec after) {
     Integer rescaled = old.parallelism();
     if (rescaled == null) {
       return null;
     }
     try {
-      if (!job.spec(old).parallelism().equals(after.parallelism())) {
+      if (!oldSpec.get().parallelism().equals(after.parallelism())) {
         return null;
       }
     } catch (InvalidSpecException e) {

@@ -48,6 +48,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private String failureHint;
   private boolean checkpointed;
   private boolean retired;
+  private boolean takenOver;
   private String specFingerprint;
   private JobSpec spec;
 
@@ -113,6 +114,19 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
 
   synchronized void retire() {
     retired = true;
+  }
+
+  /**
+   * Whether this process has taken the job over as stored (its status restored, its run started
+   * again if it should run), or created it: until then neither the API nor the reconcile loop may
+   * act on it, or a job that runs elsewhere would be taken for a new one.
+   */
+  synchronized boolean takenOver() {
+    return takenOver;
+  }
+
+  synchronized void markTakenOver() {
+    takenOver = true;
   }
 
   /** Takes the state the job was persisted in, when the manager opens. */

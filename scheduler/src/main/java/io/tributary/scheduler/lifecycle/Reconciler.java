@@ -47,6 +47,7 @@ final class Reconciler {
    * {@link JobActions#recover}); a job whose stored spec no longer parses goes FAILED.
    */
   void takeOver(ManagedJob job, JobRecord record) {
+    job.markTakenOver();
     Optional<StatusStore.Status> status = ctx.statuses.get(record.project(), record.name());
     try {
       actions.recover(job, record, job.spec(record), status);
@@ -100,6 +101,10 @@ final class Reconciler {
   /** Drives one known job towards its record. Under its actions lock. */
   private void reconcile(ManagedJob job) throws InterruptedException {
     if (job.retired()) {
+      return;
+    }
+    if (!job.takenOver()) {
+      adopt(job); // an API call made the object and has not acted yet: take the stored job over first
       return;
     }
     Optional<JobRecord> current = ctx.jobs.get(job.project, job.name);
