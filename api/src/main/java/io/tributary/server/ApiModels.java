@@ -163,6 +163,9 @@ final class ApiModels {
       case SAVEPOINT:
         kind = JobEvent.KindEnum.SAVEPOINT_COMPLETED;
         break;
+      case CHECKPOINT_FAILED:
+        kind = JobEvent.KindEnum.CHECKPOINT_FAILED;
+        break;
       default:
         kind = e.to() == io.tributary.scheduler.lifecycle.ObservedState.FAILED ? JobEvent.KindEnum.FAILED
             : JobEvent.KindEnum.STATE_CHANGED;

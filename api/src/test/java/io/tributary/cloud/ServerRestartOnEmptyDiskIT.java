@@ -72,7 +72,7 @@ class ServerRestartOnEmptyDiskIT {
       server.jobs().apply("default", "trickle", ControlTests.trickle("trickle", "1"), null);
       server.jobs().apply("default", "parked", ControlTests.trickle("parked", "1"), null);
       server.jobs().stop("default", "parked", false);
-      ControlTests.await("counts completes three checkpoints", Duration.ofSeconds(60), () ->
+      awaitWithEvents(server, "counts completes three checkpoints and trickle one", () ->
           checkpoint(server.jobs().get("default", "counts")) >= 3 && checkpoint(server.jobs().get("default", "trickle")) >= 1);
       checkpointed = checkpoint(server.jobs().get("default", "counts"));
     }
@@ -92,10 +92,13 @@ class ServerRestartOnEmptyDiskIT {
       ControlTests.awaitState(server.jobs(), "default", "trickle", ObservedState.RUNNING);
       assertThat(server.jobs().get("default", "parked").observed()).as("a stopped job stays stopped")
           .isEqualTo(ObservedState.STOPPED);
+      // until this process took the job over, its stored status still reads as the last one left it
+      ControlTests.await("counts restores", Duration.ofSeconds(60), () ->
+          restoredFrom(server.jobs().events("default", "counts")) >= 0);
       long restored = restoredFrom(server.jobs().events("default", "counts"));
       assertThat(restored).as("counts restored its latest checkpoint from S3 (%s)", resumed).isGreaterThanOrEqualTo(
           checkpointed);
-      ControlTests.await("counts checkpoints again after the restart", Duration.ofSeconds(60), () ->
+      awaitWithEvents(server, "counts checkpoints again after the restart", () ->
           checkpoint(server.jobs().get("default", "counts")) > restored);
       assertThat(server.jobs().tokens().authenticate(ADMIN)).as("the administrator token still works").isPresent();
     }
@@ -142,6 +145,30 @@ class ServerRestartOnEmptyDiskIT {
   private static TributaryServer.Config config(Path data, ServerConfiguration cloud) {
     return new TributaryServer.Config(data, 0, ADMIN).withStores(cloud)
         .withQuotas(io.tributary.scheduler.policy.Quotas.DEFAULTS.withMinCheckpointInterval(Duration.ofMillis(100)));
+  }
+
+  /** Waits a minute for {@code condition}; on failure says where each job's run stands. */
+  private static void awaitWithEvents(TributaryServer server, String what, java.util.function.BooleanSupplier condition) {
+    try {
+      ControlTests.await(what, Duration.ofSeconds(60), condition);
+    } catch (AssertionError e) {
+      StringBuilder b = new StringBuilder(e.getMessage());
+      for (String job : List.of("counts", "trickle")) {
+        JobView v = server.jobs().get("default", job);
+        b.append("\n").append(job).append(": ").append(v.observed()).append(", last checkpoint ")
+            .append(v.lastCheckpoint()).append("; events:\n").append(ControlTests.timeline(server.jobs().events("default", job)));
+      }
+      Thread.getAllStackTraces().forEach((t, stack) -> {
+        String n = t.getName();
+        if (n.contains("counts") || n.startsWith("task ") || n.startsWith("forst-") || n.startsWith("checkpoint")) {
+          b.append("\nthread ").append(t.getName()).append(" ").append(t.getState());
+          for (StackTraceElement f : stack) {
+            b.append("\n  at ").append(f);
+          }
+        }
+      });
+      throw new AssertionError(b.toString(), e);
+    }
   }
 
   private static long checkpoint(JobView v) {

@@ -135,6 +135,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   private final java.util.Set<String> countedFinals = new java.util.HashSet<>();
   private boolean stopped;
 
+  /** A checkpoint still in flight after this long is logged with the tasks that acknowledged it. */
+  static final long SLOW_WARNING_MILLIS = 30_000;
+
   private static final class Pending {
     final long id;
     final String kind;
@@ -210,7 +213,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       maybeFinal(); // every task may have finished before the coordinator started
     });
     if (settings.intervalMillis() > 0) {
-      thread.scheduleWithFixedDelay(this::tick, settings.intervalMillis(), settings.intervalMillis(),
+      thread.scheduleWithFixedDelay(this::periodicTick, settings.intervalMillis(), settings.intervalMillis(),
           TimeUnit.MILLISECONDS);
     }
   }
@@ -305,6 +308,20 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
 
   // ---- on the coordinator thread ----
 
+  /**
+   * A tick of the interval. What it throws is logged and the next tick comes all the same: an
+   * exception escaping a periodic task would cancel it, and the run would silently never checkpoint
+   * again.
+   */
+  private void periodicTick() {
+    try {
+      tick();
+    } catch (RuntimeException e) {
+      System.getLogger(CheckpointCoordinator.class.getName()).log(System.Logger.Level.WARNING,
+          "triggering a checkpoint of job " + settings.job() + " failed; the next interval tries again", e);
+    }
+  }
+
   private void tick() {
     if (stopped || target == null || pending != null || allFinished()) {
       return;
@@ -328,7 +345,24 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
         }
       }, settings.timeoutMillis(), TimeUnit.MILLISECONDS);
     }
-    target.trigger(id);
+    long slow = Math.min(SLOW_WARNING_MILLIS, settings.timeoutMillis() > 0 ? settings.timeoutMillis() / 2 : SLOW_WARNING_MILLIS);
+    thread.schedule(() -> {
+      Pending p = pending;
+      if (p != null && p.id == id) {
+        System.getLogger(CheckpointCoordinator.class.getName()).log(System.Logger.Level.WARNING,
+            () -> p.kind + " " + id + " of job " + settings.job() + " is not complete after " + slow + " ms: "
+                + p.acks.size() + " of " + target.taskCount() + " tasks acknowledged " + new java.util.TreeSet<>(
+                p.acks.keySet()) + ", " + finals.size() + " finished");
+      }
+    }, slow, TimeUnit.MILLISECONDS);
+    try {
+      target.trigger(id);
+    } catch (RuntimeException e) {
+      // a worker that cannot be told (gone, unreachable): this checkpoint cannot complete; the next
+      // interval tries again, and a lost worker fails the attempt on its own
+      abort("the tasks could not be told to take it: " + e.getMessage());
+      return;
+    }
     tryComplete(); // every task may have finished already
   }
 

@@ -24,6 +24,11 @@ public record JobEvent(long seq, Instant time, Type type, ObservedState from, Ob
     /** A run starts from a checkpoint or savepoint. */
     RESTORING,
     /** A savepoint completed. */
-    SAVEPOINT
+    SAVEPOINT,
+    /**
+     * A checkpoint was aborted (a task declined it, it timed out, or it could not be recorded); the
+     * message says which and why. Not repeated for every checkpoint while they keep failing.
+     */
+    CHECKPOINT_FAILED
   }
 }

@@ -51,6 +51,9 @@ final class JobRun {
 
     void completed(JobRun run, CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats);
 
+    /** A checkpoint or savepoint of the run was aborted. Coordinator thread. */
+    default void aborted(JobRun run, long checkpointId, String reason) {}
+
     /** Called on the run's thread before {@link #awaitEnd} returns. */
     void ended(JobRun run, Outcome outcome);
   }
@@ -240,6 +243,11 @@ final class JobRun {
         cancel();
       }
       listener.completed(JobRun.this, metadata, stats);
+    }
+
+    @Override
+    public void aborted(long checkpointId, String reason) {
+      listener.aborted(JobRun.this, checkpointId, reason);
     }
 
     @Override

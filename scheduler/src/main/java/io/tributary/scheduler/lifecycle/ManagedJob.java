@@ -378,9 +378,42 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     }
   }
 
+  /** Aborted checkpoints in a row not yet told as an event, and when the last such event was. */
+  private final Object aborts = new Object();
+  private int abortsUntold;
+  private long lastAbortEventNanos;
+  private boolean abortToldSinceCompletion;
+  /** While checkpoints keep failing, one event per this many nanoseconds at most. */
+  static final long ABORT_EVENT_INTERVAL_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+
+  @Override
+  public void aborted(JobRun r, long checkpointId, String reason) {
+    if (r.detached()) {
+      return;
+    }
+    String message;
+    synchronized (aborts) {
+      long now = System.nanoTime();
+      if (abortToldSinceCompletion && now - lastAbortEventNanos < ABORT_EVENT_INTERVAL_NANOS) {
+        abortsUntold++;
+        return;
+      }
+      message = "checkpoint " + checkpointId + " failed: " + reason
+          + (abortsUntold > 0 ? " (" + abortsUntold + " more failed since the last such event)" : "");
+      abortsUntold = 0;
+      lastAbortEventNanos = now;
+      abortToldSinceCompletion = true;
+    }
+    ctx.events.append(project, name, JobEvent.Type.CHECKPOINT_FAILED, null, null, message);
+  }
+
   @Override
   public void completed(JobRun r, CheckpointMetadata md, CheckpointCoordinator.CheckpointStats stats) {
     metrics.checkpointCompleted(stats);
+    synchronized (aborts) {
+      abortToldSinceCompletion = false;
+      abortsUntold = 0;
+    }
     String path = stats.path();
     CheckpointStore.Summary summary = stats.summary();
     lastCompleted = new CheckpointRef(md.id(), md.kind(), JobContext.shortPath(path), Instant.ofEpochMilli(

@@ -216,6 +216,34 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void aCheckpointThatCannotBeTriggeredIsAbortedAndTheIntervalGoesOn() throws Exception {
+    CheckpointStore.Run r = store.beginRun(1);
+    java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger(2);
+    FakeJob job = new FakeJob(1) {
+      @Override
+      public void trigger(long checkpointId) {
+        if (refusals.getAndDecrement() > 0) {
+          throw new IllegalStateException("worker w-1 is unreachable");
+        }
+        super.trigger(checkpointId);
+      }
+    };
+    Events events = new Events();
+    CheckpointCoordinator c = new CheckpointCoordinator(
+        new CheckpointCoordinator.Settings(JOB, 128, 20, 0, 3), store, r, Map.of(), events);
+    coordinators.add(c);
+    c.start(job);
+
+    long id = job.nextTrigger();
+    assertThat(id).as("the third checkpoint reached the tasks").isEqualTo(3);
+    assertThat(events.aborted.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo("1: the tasks could not be told to take it: worker w-1 is unreachable");
+    c.acknowledge(id, acked(0, id));
+    assertThat(events.completed.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull()
+        .extracting(CheckpointCoordinator.CheckpointStats::id).isEqualTo(id);
+  }
+
+  @Test
   void theFinalCheckpointIsTakenWhenEveryTaskFinishedBeforeTheCoordinatorStarted() throws Exception {
     CheckpointStore.Run r = store.beginRun(1);
     FakeJob job = new FakeJob(2);
@@ -474,7 +502,7 @@ class CheckpointCoordinatorTest {
   }
 
   /** A job as the coordinator sees it: records triggers and commits. */
-  private final class FakeJob implements CheckpointTarget {
+  private class FakeJob implements CheckpointTarget {
     final int tasks;
     final InMemoryObjectStore objects = CheckpointCoordinatorTest.this.objects;
     final BlockingQueue<Long> triggered = new LinkedBlockingQueue<>();

@@ -2,7 +2,7 @@ package io.tributary.scheduler.metadata.dynamo;
 
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
@@ -19,7 +19,7 @@ public final class DynamoClients {
   /** A client with the given credentials (static ones for tests against dynalite). */
   public static DynamoDbClient create(DynamoSettings settings, AwsCredentialsProvider credentials) {
     DynamoDbClientBuilder builder = DynamoDbClient.builder()
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .httpClientBuilder(ApacheHttpClient.builder())
         .credentialsProvider(credentials);
     settings.endpoint().ifPresent(builder::endpointOverride);
     settings.region().map(Region::of).ifPresent(builder::region);

@@ -439,7 +439,15 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
             throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
                 + names.operator() + " builds on an earlier snapshot whose upload failed", failure);
           }
-          restoredRegistration.ensure();
+          try {
+            restoredRegistration.ensure();
+          } catch (RuntimeException e) {
+            // the shards' futures must end either way: the next snapshots of these shards wait for them
+            SnapshotWriter.fail(t, l, c, e);
+            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
+            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
+                + names.operator() + " cannot register the restored files it references", e);
+          }
           return writer.write(checkpointId, range, t, l, c, reused);
         }, env.transfers);
   }

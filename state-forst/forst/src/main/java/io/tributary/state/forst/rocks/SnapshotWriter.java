@@ -122,6 +122,11 @@ final class SnapshotWriter {
       env.registry.release(snapshotId);
       throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/" + names.operator()
           + " for key groups " + range + " failed", e);
+    } catch (Error e) {
+      // the shards' futures must end even so: the next snapshots of these shards wait for them
+      fail(taken, logged, changes, e);
+      env.registry.release(snapshotId);
+      throw e;
     } finally {
       taken.forEach(t -> deleteQuietly(t.dir()));
     }

@@ -18,7 +18,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -355,7 +355,7 @@ public final class S3ObjectStore implements ObjectStore {
     /** Creates the client and the store; the store closes the client. */
     public S3ObjectStore build() {
       S3ClientBuilder b = S3Client.builder()
-          .httpClientBuilder(UrlConnectionHttpClient.builder())
+          .httpClientBuilder(ApacheHttpClient.builder())
           .region(Region.of(region))
           .forcePathStyle(pathStyle)
           .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)

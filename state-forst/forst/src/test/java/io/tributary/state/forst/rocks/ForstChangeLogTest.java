@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -167,6 +168,68 @@ class ForstChangeLogTest {
     factory = newProcess(true);
     try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
       assertMatchesModel(b);
+    }
+  }
+
+  /**
+   * Whichever upload of a snapshot fails — the change log, an SST, a private file, a manifest, before
+   * or after the store took it — the following snapshots complete and restore exactly (none waits
+   * forever for what the failed one left).
+   */
+  @Test
+  void anyFailedPutOfASnapshotIsFollowedBySnapshotsThatComplete() throws Exception {
+    for (boolean restored : new boolean[] {false, true}) {
+      for (FaultyObjectStore.Timing timing : FaultyObjectStore.Timing.values()) {
+        for (int nth = 1; nth <= 12; nth++) {
+          failOnePutThenSnapshot("job-" + restored + "-" + timing + "-" + nth, restored, timing, nth);
+        }
+      }
+    }
+  }
+
+  private void failOnePutThenSnapshot(String job, boolean restored, FaultyObjectStore.Timing timing, int nth)
+      throws Exception {
+    Random r = new Random(nth);
+    values.clear();
+    lists.clear();
+    maps.clear();
+    long chk = 0;
+    KeyedStateBackend b = factory.create(job, "op", ALL, MAX_PARALLELISM);
+    try {
+      for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < 300; i++) {
+          mutate(b, r);
+        }
+        latest = b.snapshot(++chk).get(30, TimeUnit.SECONDS);
+      }
+      if (restored) {
+        // as after a restart: a fresh process restores, then its first snapshots fail and go on
+        b.close();
+        factory.close();
+        factory = newProcess(true);
+        b = factory.restore(job, "op", ALL, MAX_PARALLELISM, List.of(latest));
+      }
+      for (int i = 0; i < 300; i++) {
+        mutate(b, r);
+      }
+      store.heal().timing(timing).failNth(FaultyObjectStore.Op.PUT, nth);
+      try {
+        b.snapshot(++chk).get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        // the injected failure hit this snapshot
+      }
+      store.heal().timing(FaultyObjectStore.Timing.BEFORE);
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 300; i++) {
+          mutate(b, r);
+        }
+        latest = b.snapshot(++chk).get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      b.close();
+    }
+    try (KeyedStateBackend again = factory.restore(job, "op", ALL, MAX_PARALLELISM, List.of(latest))) {
+      assertMatchesModel(again);
     }
   }
 

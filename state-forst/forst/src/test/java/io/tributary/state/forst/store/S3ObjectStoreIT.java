@@ -54,7 +54,9 @@ class S3ObjectStoreIT extends ObjectStoreContract {
   void wrongCredentialsSayWhatToCheck() {
     try (S3ObjectStore bad = S3ObjectStore.builder().bucket(BUCKET).endpoint(server.endpoint()).pathStyle(true)
         .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("nobody", "wrong"))).build()) {
-      assertThatThrownBy(() -> bad.put("x", bytes("x")))
+      // a GET: S3Proxy may close the connection on a rejected PUT before reading its body, and then
+      // the client sees no response at all rather than the 403
+      assertThatThrownBy(() -> bad.getBytes("x"))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("s3://" + BUCKET + "/x")
           .hasMessageContaining("HTTP 403")
