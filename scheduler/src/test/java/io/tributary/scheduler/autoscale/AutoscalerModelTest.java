@@ -1,0 +1,149 @@
+package io.tributary.scheduler.autoscale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The sizing model on fixed samples: targets, bounds and the preference for divisors of the key groups. */
+class AutoscalerModelTest {
+  /** Decides on the first full window, and scales down at once. */
+  private static final AutoscalerSettings EAGER = AutoscalerSettings.DEFAULTS.withEnabled(true)
+      .withStabilization(Duration.ZERO).withScaleDownDelay(Duration.ZERO);
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  @ParameterizedTest(name = "p {0} in [{1}, {2}], key groups {3}, busy {4}, in {5}/s, lag {6}/s → {7}")
+  @CsvSource({
+      // a huge target stops at max, then at the key groups
+      "4, 1, 10, 128, 1.0, 40000, 400000, 10",
+      "4, 1, 200, 64, 1.0, 40000, 400000, 64",
+      // a tiny one stops at min, raised to the next divisor of 128
+      "8, 3, 32, 128, 0.05, 4000, 0, 4",
+      // ceil(2 * 32k / (20k * 0.7)) = 5: raised to 8 when max allows, else 5; to 6 with 12 key groups
+      "2, 1, 16, 128, 1.0, 20000, 12000, 8",
+      "2, 1, 6, 128, 1.0, 20000, 12000, 5",
+      "2, 1, 16, 12, 1.0, 20000, 12000, 6"})
+  void sizesWithinTheBoundsPreferringDivisors(int p, int min, int max, int keyGroups, double busy, double in,
+      double lag, int expected) {
+    StageSample work = StageSample.inner(1, "work", p, min, max, keyGroups, busy, 0, in, in);
+
+    ScalingDecision d = decide(source(in, lag, 0), work);
+
+    assertThat(d.to()).isEqualTo(expected).isEqualTo(d.recommended());
+    assertThat(d.explanation()).endsWith("→ " + p + " → " + expected);
+  }
+
+  @Test
+  void fitStaysWithinTheBoundsAndTakesTheSmallestDivisorAtOrAboveTheWish() {
+    Random random = new Random(11);
+    for (int i = 0; i < 10_000; i++) {
+      int keyGroups = 1 + random.nextInt(256);
+      int min = 1 + random.nextInt(keyGroups);
+      int max = min + random.nextInt(300);
+      int wanted = random.nextInt(400);
+      StageSample s = StageSample.inner(0, "s", 1, min, max, keyGroups, 0.5, 0, 1, 1);
+
+      int p = Autoscaler.fit(wanted, s);
+
+      int upper = Math.min(max, keyGroups);
+      int clamped = Math.max(min, Math.min(wanted, upper));
+      assertThat(p).as("wanted %d in [%d, %d], %d key groups", wanted, min, max, keyGroups)
+          .isBetween(min, upper).isGreaterThanOrEqualTo(clamped);
+      if (p != clamped) {
+        assertThat(keyGroups % p).isZero();
+        for (int d = clamped; d < p; d++) {
+          assertThat(keyGroups % d).as("%d divides %d", d, keyGroups).isNotZero();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStageFedByTwoInputsTargetsTheSumOfWhatEachEmitsPerRecord() {
+    StageSample a = source(10_000, 0, 0);
+    StageSample b = new StageSample(1, "b", 1, 1, 8, 128, 0.1, 0, 20_000, 40_000, 0, 0, OptionalDouble.empty());
+    StageSample join = StageSample.inner(2, "join", 2, 1, 8, 128, 0.5, 0, 50_000, 50_000);
+    JobSample sample = new JobSample(List.of(a, b, join),
+        List.of(new JobSample.Edge(0, 2), new JobSample.Edge(1, 2)));
+
+    ScalingDecision d = decideOn(sample).stage(2);
+
+    assertThat(d.explanation()).isEqualTo("join: busy 0.50, true rate 100k/s, target 50k/s → 2 → 2: as now");
+  }
+
+  @Test
+  void aSourceTargetsItsInputPlusLagGrowthPlusItsBacklogOverTheCatchUpTime() {
+    // 10k/s read, 2k/s more arriving, 600k waiting: 600k / 5 min = 2k/s
+    ScalingDecision d = decideOn(new JobSample(List.of(source(10_000, 2_000, 600_000)), List.of())).stage(0);
+
+    assertThat(d.explanation()).startsWith("src: busy 0.50, true rate 20k/s, target 14k/s → 1 → 1");
+  }
+
+  @Test
+  void aThrottledSourceTargetsItsConfiguredRate() {
+    StageSample gen = new StageSample(0, "gen", 2, 1, 8, 128, 1.0, 0, 20_000, 20_000, 0, 0, OptionalDouble.of(35_000));
+    // ceil(2 * 35k / (20k * 0.7)) = 5, raised to 8 that divides the 128 key groups
+
+    ScalingDecision d = decideOn(new JobSample(List.of(gen), List.of())).stage(0);
+
+    assertThat(d.explanation()).isEqualTo("gen: busy 1.00, true rate 20k/s, target 35k/s → 2 → 8");
+  }
+
+  @Test
+  void withinTheBandAStageStaysUnlessTheJobLags() {
+    StageSample work = StageSample.inner(1, "work", 4, 1, 32, 128, 0.75, 0, 30_000, 30_000);
+
+    assertThat(decide(source(30_000, 0, 0), work).explanation())
+        .isEqualTo("work: busy 0.75, true rate 40k/s, target 30k/s: within band 0.60..0.80; stays at 4");
+    assertThat(decide(source(30_000, 6_000, 0), work).explanation())
+        .isEqualTo("work: busy 0.75, true rate 40k/s, target 36k/s → 4 → 8");
+  }
+
+  @Test
+  void anIdleStageIsNotSized() {
+    StageSample work = StageSample.inner(1, "work", 4, 1, 32, 128, 0, 0, 0, 0);
+
+    assertThat(decide(source(0, 0, 0), work).explanation())
+        .isEqualTo("work: busy 0.00, no rate to size by; stays at 4");
+  }
+
+  @Test
+  void nothingIsDecidedBeforeAFullMetricsWindow() {
+    Autoscaler scaler = new Autoscaler(EAGER);
+    JobSample sample = new JobSample(List.of(new StageSample(0, "src", 1, 1, 8, 128, 0.5, 0, 10_000, 10_000, 50_000, 0,
+        OptionalDouble.empty())), List.of());
+
+    Autoscaler.Decision first = scaler.evaluate(sample, T0);
+    Autoscaler.Decision later = scaler.evaluate(sample, T0.plusSeconds(70));
+
+    assertThat(first.rescales()).isFalse();
+    assertThat(later.stage(0).explanation()).isEqualTo("src: collecting metrics, 1m10s of 2m; stays at 1");
+    assertThat(scaler.evaluate(sample, T0.plusSeconds(120)).rescales()).isTrue();
+  }
+
+  /** A source of 1 subtask, half busy at {@code in}. */
+  private static StageSample source(double in, double lag, double backlog) {
+    return new StageSample(0, "src", 1, 1, 1, 128, in == 0 ? 0 : 0.5, 0, in, in, lag, backlog,
+        OptionalDouble.empty());
+  }
+
+  private static ScalingDecision decide(StageSample source, StageSample work) {
+    return decideOn(new JobSample(List.of(source, work), List.of(new JobSample.Edge(0, 1)))).stage(1);
+  }
+
+  /** The decision on a full window of {@code sample}. */
+  private static Autoscaler.Decision decideOn(JobSample sample) {
+    Autoscaler scaler = new Autoscaler(EAGER);
+    Autoscaler.Decision d = null;
+    for (int s = 0; s <= 120; s += 10) {
+      d = scaler.evaluate(sample, T0.plusSeconds(s));
+    }
+    return d;
+  }
+}
