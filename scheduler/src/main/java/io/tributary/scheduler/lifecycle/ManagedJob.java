@@ -55,6 +55,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private long restarts;
 
   private volatile CheckpointRef lastCompleted;
+  /** The parallelism bounds of the spec last deployed. */
+  private volatile ParallelismBounds bounds;
   /** What is observed of the job across its runs: metrics, output samples. */
   final JobMetricsTracker metrics = new JobMetricsTracker();
 
@@ -169,6 +171,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
    * @param hint added to the failure if the run fails before it completes a checkpoint
    */
   void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint) {
+    bounds = new ParallelismBounds(jobSpec.parallelism().min(), jobSpec.parallelism().max());
     ExecutionPlan plan;
     try {
       plan = ctx.plan(jobSpec, record.parallelism(), project, internalName);
@@ -233,6 +236,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   @Override
   public JobMetricsTracker metrics() {
     return metrics;
+  }
+
+  @Override
+  public ParallelismBounds parallelismBounds() {
+    return bounds;
   }
 
   /** Automatic restarts of the job's runs after failures, since the job was created. */

@@ -13,6 +13,11 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.scheduler.autoscale.Autoscaler;
+import io.tributary.scheduler.autoscale.AutoscalerSettings;
+import io.tributary.scheduler.autoscale.JobSample;
+import io.tributary.scheduler.autoscale.ScalingDecision;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,6 +45,9 @@ import java.util.function.ToDoubleFunction;
  *       {@code _last_checkpoint_duration_millis}, {@code _last_checkpoint_size_bytes}, the same rates,
  *       times and lag per operator as {@code tributary_operator_...}, and {@code tributary_jobs} by
  *       {@code project} and observed {@code state};
+ *   <li>{@code tributary_stage_recommended_parallelism} (tagged {@code stage}): what the
+ *       autoscaler's model ({@link Autoscaler}) recommends for each stage of a running job within
+ *       its bounds; nothing acts on it yet;
  *   <li>JVM memory, GC, threads, class loading, CPU and uptime.
  * </ul>
  */
@@ -55,6 +63,8 @@ public final class ControlMetrics implements AutoCloseable {
   /** Guarded by this: the counters of each job. */
   private final Map<ObservedJob, List<Meter>> counters = new HashMap<>();
   private final Map<String, MultiGauge> gauges = new HashMap<>();
+  /** The autoscaler model of each running job (guarded by this). */
+  private final Map<ObservedJob, Autoscaler> autoscalers = new HashMap<>();
   /** Guarded by this: the rows of the last sample. */
   private Rows rows = new Rows();
 
@@ -103,7 +113,9 @@ public final class ControlMetrics implements AutoCloseable {
     for (ObservedJob job : current) {
       job.metrics().sample(now);
       counters.computeIfAbsent(job, this::registerCounters);
-      next.add(job, job.metrics().view(null, job.restarts(), now));
+      JobMetricsView view = job.metrics().view(null, job.restarts(), now);
+      next.add(job, view);
+      next.recommend(job, recommend(job, view, now));
       states.computeIfAbsent(job.project(), p -> new HashMap<>()).merge(job.stateName(), 1, Integer::sum);
     }
     rows = next;
@@ -117,8 +129,32 @@ public final class ControlMetrics implements AutoCloseable {
     gauge("tributary.jobs", "Jobs of this control plane by observed state").register(byState, true);
   }
 
+  /**
+   * What the autoscaler's model recommends for each stage of {@code job} while it runs (null when it
+   * does not, or its rates do not cover every stage yet). It decides nothing yet: the job keeps its
+   * parallelism, and the gauge shows what the model would choose within the job's bounds.
+   */
+  private Autoscaler.Decision recommend(ObservedJob job, JobMetricsView view, Instant now) {
+    ExecutionPlan plan = job.metrics().plan();
+    if (!job.metrics().running() || plan == null) {
+      autoscalers.remove(job);
+      return null;
+    }
+    JobSample sample = StageSamples.of(plan, view.operators(), job.parallelismBounds());
+    if (sample == null) {
+      return null;
+    }
+    try {
+      return autoscalers.computeIfAbsent(job, j -> new Autoscaler(AutoscalerSettings.DEFAULTS)).evaluate(sample, now);
+    } catch (IllegalArgumentException e) {
+      autoscalers.remove(job); // the wall clock went back: start over
+      return null;
+    }
+  }
+
   /** Removes the meters of {@code job} (deleted). */
   public synchronized void remove(ObservedJob job) {
+    autoscalers.remove(job);
     List<Meter> meters = counters.remove(job);
     if (meters != null) {
       meters.forEach(registry::remove);
@@ -197,6 +233,18 @@ public final class ControlMetrics implements AutoCloseable {
           row("tributary.operator.watermark.lag.millis", "Wall clock minus the operator's watermark", ot,
               o.watermarkLagMillis());
         }
+      }
+    }
+
+    void recommend(ObservedJob of, Autoscaler.Decision decision) {
+      if (decision == null) {
+        return;
+      }
+      job = of;
+      for (ScalingDecision d : decision.stages()) {
+        row("tributary.stage.recommended.parallelism",
+            "The parallelism the autoscaler's model recommends for the stage, within the job's bounds",
+            Tags.of("project", of.project(), "job", of.name(), "stage", d.stage()), d.recommended());
       }
     }
 

@@ -99,6 +99,11 @@ public final class JobMetricsTracker {
     }
   }
 
+  /** The plan of the current or last attempt, or null before the first. */
+  public synchronized ExecutionPlan plan() {
+    return output == null ? null : output.plan();
+  }
+
   /** Whether an attempt of the job runs now. */
   public synchronized boolean running() {
     return running;

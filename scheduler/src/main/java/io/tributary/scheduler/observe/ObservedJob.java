@@ -16,4 +16,12 @@ public interface ObservedJob {
   long restarts();
 
   JobMetricsTracker metrics();
+
+  /** The bounds the job's parallelism may move within ({@code parallelism: {min, max}}). */
+  record ParallelismBounds(int min, int max) {}
+
+  /** Its parallelism bounds as deployed, or null when unknown (1 up to the key groups). */
+  default ParallelismBounds parallelismBounds() {
+    return null;
+  }
 }

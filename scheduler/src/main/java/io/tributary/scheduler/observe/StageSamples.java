@@ -1,0 +1,71 @@
+package io.tributary.scheduler.observe;
+
+import io.tributary.plan.EdgePlan;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.scheduler.autoscale.JobSample;
+import io.tributary.scheduler.autoscale.StageSample;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * What the autoscaler sees of a running job, from its plan and its operators' rates: per stage its
+ * parallelism and bounds, its busy and backpressured fractions (those of its busiest subtask, so a
+ * skewed stage is sized by its hottest key groups), the records its first operator is given and its
+ * last one emits. Sources report no lag here: their target is the rate they read.
+ */
+final class StageSamples {
+  private StageSamples() {}
+
+  /**
+   * @param bounds the job's parallelism bounds, or null for 1 up to the key groups
+   * @return null when the rates do not cover every stage of the plan (an attempt just started)
+   */
+  static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds) {
+    Map<String, OperatorMetricsView> byId = new HashMap<>();
+    operators.forEach(o -> byId.put(o.operatorId(), o));
+    int keyGroups = plan.maxParallelism();
+    List<StageSample> stages = new ArrayList<>();
+    for (StagePlan s : plan.stages()) {
+      List<OperatorPlan> ops = s.operators();
+      OperatorMetricsView first = byId.get(ops.get(0).id());
+      OperatorMetricsView last = byId.get(ops.get(ops.size() - 1).id());
+      if (first == null || last == null) {
+        return null;
+      }
+      int busyMs = 0;
+      int backpressuredMs = 0;
+      for (OperatorPlan op : ops) {
+        OperatorMetricsView v = byId.get(op.id());
+        if (v != null) {
+          busyMs = Math.max(busyMs, v.busyTimeMsPerSecond());
+          backpressuredMs = Math.max(backpressuredMs, v.backpressuredTimeMsPerSecond());
+        }
+      }
+      int max = bounds == null ? keyGroups : Math.max(1, bounds.max());
+      int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
+      stages.add(new StageSample(s.id(), s.name(), s.parallelism(), min, Math.max(min, max), keyGroups,
+          fraction(busyMs), fraction(backpressuredMs), rate(first.recordsInPerSecond()),
+          rate(last.recordsOutPerSecond()), 0, 0, OptionalDouble.empty()));
+    }
+    Set<JobSample.Edge> edges = new LinkedHashSet<>();
+    for (EdgePlan e : plan.edges()) {
+      edges.add(new JobSample.Edge(e.fromStage(), e.toStage()));
+    }
+    return new JobSample(stages, new ArrayList<>(edges));
+  }
+
+  private static double fraction(int msPerSecond) {
+    return Math.max(0, Math.min(1000, msPerSecond)) / 1000.0;
+  }
+
+  private static double rate(double perSecond) {
+    return Double.isFinite(perSecond) && perSecond > 0 ? perSecond : 0;
+  }
+}

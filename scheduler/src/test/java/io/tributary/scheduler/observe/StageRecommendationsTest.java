@@ -1,0 +1,128 @@
+package io.tributary.scheduler.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.plan.ChainLink;
+import io.tributary.plan.EdgePlan;
+import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.SinkPlan;
+import io.tributary.plan.SourcePlan;
+import io.tributary.plan.StagePlan;
+import io.tributary.plan.TransformPlan;
+import io.tributary.protocol.AttemptId;
+import io.tributary.protocol.TaskMetrics;
+import io.tributary.protocol.WorkerReport;
+import io.tributary.scheduler.autoscale.JobSample;
+import io.tributary.scheduler.autoscale.StageSample;
+import io.tributary.scheduler.metadata.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the autoscaler's model is given of a running job, and the gauge of what it recommends. */
+class StageRecommendationsTest {
+  private static final long SECOND = 1_000_000_000L;
+
+  /** src (p=1) -> [work -> out] (p=1), 128 key groups. */
+  private static final ExecutionPlan PLAN = new ExecutionPlan("job", 128, "heap", List.of(
+      new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "datagen", "json", null, 0, null, Map.of())),
+          List.of()),
+      new StagePlan(1, "work -> out", 1, List.of(new TransformPlan("work", null, null),
+          new SinkPlan("out", "blackhole", "json", Map.of())), List.of(new ChainLink("work", null, "out")))),
+      List.of(new EdgePlan(0, "src", null, 1, "work", EdgePlan.Partitioning.HASH, List.of("key"))));
+
+  @Test
+  void aStageIsSampledByItsFirstOperatorsInputItsLastOperatorsOutputAndItsBusiestTimes() {
+    List<OperatorMetricsView> ops = List.of(
+        view("src", 0, 1, 0, 10_000, 500, 400),
+        view("work", 1, 1, 10_000, 5_000, 900, 0),
+        view("out", 1, 1, 5_000, 5_000, 300, 50));
+
+    JobSample s = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 4));
+
+    assertThat(s.edges()).containsExactly(new JobSample.Edge(0, 1));
+    StageSample work = s.stage(1);
+    assertThat(work.name()).isEqualTo("work -> out");
+    assertThat(work.recordsInPerSecond()).isEqualTo(10_000);
+    assertThat(work.recordsOutPerSecond()).isEqualTo(5_000);
+    assertThat(work.busy()).isEqualTo(0.9);
+    assertThat(work.backpressured()).isEqualTo(0.05);
+    assertThat(work.min()).isEqualTo(1);
+    assertThat(work.max()).isEqualTo(4);
+    assertThat(work.keyGroups()).isEqualTo(128);
+    assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null)).as("rates that miss a stage").isNull();
+  }
+
+  @Test
+  void theGaugeShowsTheCurrentParallelismUntilAFullWindowThenWhatTheModelWants() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    JobMetricsTracker tracker = new JobMetricsTracker();
+    ObservedJob job = new ObservedJob() {
+      @Override
+      public String project() {
+        return "p";
+      }
+
+      @Override
+      public String name() {
+        return "j";
+      }
+
+      @Override
+      public boolean retired() {
+        return false;
+      }
+
+      @Override
+      public String stateName() {
+        return "RUNNING";
+      }
+
+      @Override
+      public long restarts() {
+        return 0;
+      }
+
+      @Override
+      public JobMetricsTracker metrics() {
+        return tracker;
+      }
+    };
+    AttemptId attempt = new AttemptId("j", 1);
+    tracker.attemptStarted(attempt, PLAN);
+    try (ControlMetrics metrics = new ControlMetrics(() -> List.of(job), List.of("RUNNING"), clock)) {
+      // the work stage is busy all the time at 10k records/s: at 70% it would need 2 subtasks
+      for (int step = 0; step <= 20; step++) {
+        long at = step * 10 * SECOND;
+        long records = step * 100_000L;
+        tracker.report(new WorkerReport.Metrics(attempt, "w", List.of(
+            task(at, 0, "src", true, records, records, at / 2, at / 2),
+            task(at, 1, "work -> out", false, records, records, 0, 0))));
+        metrics.sample();
+        String scrape = metrics.scrape();
+        String wanted = step < 12 ? "1.0" : "2.0";
+        assertThat(scrape).as("after %d s", step * 10)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"work -> out\"} "
+                + wanted)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"src\"} 1.0");
+        clock.advance(Duration.ofSeconds(10));
+      }
+      tracker.attemptEnded(attempt);
+      metrics.sample();
+      assertThat(metrics.scrape()).as("a job that does not run has no recommendation")
+          .doesNotContain("tributary_stage_recommended_parallelism{");
+    }
+  }
+
+  private static OperatorMetricsView view(String id, int stage, int p, double in, double out, int busyMs, int bpMs) {
+    return new OperatorMetricsView(id, stage, p, in, out, null, null, busyMs, bpMs, 0, 0);
+  }
+
+  private static TaskMetrics task(long at, int stage, String name, boolean source, long in, long out, long idle,
+      long backpressured) {
+    return new TaskMetrics(at, stage + "/0", name, stage, 0, source, in, out, Long.MIN_VALUE, false, false, at, idle,
+        backpressured, List.of(new TaskMetrics.OperatorCounters(name.split(" ")[0], in, out, Long.MIN_VALUE, 0, 0)));
+  }
+}
