@@ -416,7 +416,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       Set<Shard> materialize = dueForMaterialization();
       BytesOut log = new BytesOut(1024);
       for (int i = 0; i < shards.length; i++) {
-        Shard s = collect(i, checkpointId, materialize, taken, reused);
+        Shard s = collect(i, checkpointId, materialize, taken, reused, dependencies);
         if (s != null) {
           logged.add(logged(s, changes, log, dependencies));
         }
@@ -536,7 +536,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * instead.
    */
   private Shard collect(int i, long checkpointId, Set<Shard> materialize,
-      List<SnapshotWriter.Taken> taken, List<SnapshotWriter.Reused> reused) {
+      List<SnapshotWriter.Taken> taken, List<SnapshotWriter.Reused> reused, List<CompletableFuture<?>> dependencies) {
     Shard s = shards[i];
     if (s == null) {
       if (restored[i] != null) {
@@ -550,6 +550,12 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         return null;
       }
       return s;
+    }
+    if (!s.base().isDone()) {
+      // the previous materialization still uploads (its checkpoint was aborted): the files this one
+      // shares with it are not registered as new here, so this snapshot waits until that upload ended;
+      // if it failed, its files were released and this one registers and uploads them itself
+      dependencies.add(s.base().handle((files, failure) -> null));
     }
     Path dir = stagingDir.resolve("chk-" + checkpointId + "-kg-" + s.keyGroup());
     SnapshotWriter.deleteQuietly(dir);

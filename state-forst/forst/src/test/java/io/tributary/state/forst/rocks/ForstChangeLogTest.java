@@ -12,6 +12,7 @@ import io.tributary.state.StateSnapshot;
 import io.tributary.state.ValueState;
 import io.tributary.state.forst.store.FaultyObjectStore;
 import io.tributary.state.forst.store.LocalObjectStore;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -230,6 +231,71 @@ class ForstChangeLogTest {
     }
     try (KeyedStateBackend again = factory.restore(job, "op", ALL, MAX_PARALLELISM, List.of(latest))) {
       assertMatchesModel(again);
+    }
+  }
+
+  /**
+   * A snapshot that materializes a shard again while the previous snapshot's upload of that shard is
+   * still running (the previous checkpoint was aborted, the next one started) shares its SST files:
+   * it must not complete before they are durable, or a completed checkpoint would name objects the
+   * store does not have.
+   */
+  @Test
+  void aSnapshotDoesNotCompleteBeforeTheFilesItSharesWithAnUploadStillRunningAreDurable() throws Exception {
+    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean holdNext = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<String> heldObject = new java.util.concurrent.atomic.AtomicReference<>();
+    io.tributary.state.store.ObjectStore holding = new io.tributary.state.store.ForwardingObjectStore(objects) {
+      @Override
+      public void put(String name, Path file) throws IOException {
+        if (name.endsWith(".sst") && holdNext.compareAndSet(true, false)) {
+          heldObject.set(name);
+          try {
+            held.await();
+          } catch (InterruptedException e) {
+            throw new java.io.InterruptedIOException();
+          }
+        }
+        super.put(name, file);
+      }
+
+      @Override
+      public void close() {}
+    };
+    factory.close();
+    factory = ForstStateBackendFactory.fromConfig(
+        new ForstConfig(holding, tmp.resolve("local-held"), 1L << 30, 8L << 20, 16L << 20, 0).withChangeLog(false));
+    Random r = new Random(11);
+    try (KeyedStateBackend b = factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      for (int i = 0; i < 500; i++) {
+        mutate(b, r);
+      }
+      b.snapshot(1).get(30, TimeUnit.SECONDS);
+      for (int i = 0; i < 300; i++) {
+        mutate(b, r);
+      }
+      holdNext.set(true);
+      java.util.concurrent.CompletableFuture<StateSnapshot> second = b.snapshot(2); // its checkpoint is aborted
+      for (int i = 0; i < 300; i++) {
+        mutate(b, r);
+      }
+      java.util.concurrent.CompletableFuture<StateSnapshot> third = b.snapshot(3);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> third.get(2, TimeUnit.SECONDS))
+          .as("snapshot 3 while snapshot 2 still uploads %s", heldObject.get())
+          .isInstanceOf(java.util.concurrent.TimeoutException.class);
+      held.countDown();
+      second.get(30, TimeUnit.SECONDS);
+      latest = third.get(30, TimeUnit.SECONDS);
+      assertThat(manifests(latest).stream().flatMap(m -> m.objects().stream()))
+          .as("snapshot 3 shares the file snapshot 2 was uploading").contains(heldObject.get());
+      for (String object : manifests(latest).stream().flatMap(m -> m.objects().stream()).toList()) {
+        assertThat(objects.exists(object)).as("object %s of snapshot 3", object).isTrue();
+      }
+    }
+    factory.close();
+    factory = newProcess(true);
+    try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
+      assertMatchesModel(b);
     }
   }
 
