@@ -24,6 +24,10 @@ func canonical(root any) (*Object, error) {
 	out.Set("sources", keyed(r, "sources", source))
 	out.Set("operators", operators(r))
 	out.Set("sinks", keyed(r, "sinks", sink))
+	// absent from the server's canonical form (not null) when the spec has no autoscaler block
+	if a := autoscaler(r.object("autoscaler")); a != nil {
+		out.Set("autoscaler", a)
+	}
 	r.rejectUnknown()
 	if failed.err != nil {
 		return nil, failed.err
@@ -92,6 +96,60 @@ func checkpoints(o *reader) any {
 	out.Set("intervalMillis", orDefault(interval, int64(0)))
 	out.Set("mode", mode)
 	out.Set("retain", orDefault(retain, int64(3)))
+	return out
+}
+
+// autoscaler is the server's AutoscalerSpec: the block with its defaults, nil when absent. Whether
+// the parallelism is pinned is the server's to say (it refuses the spec then).
+func autoscaler(o *reader) any {
+	if o == nil {
+		return nil
+	}
+	enabled := true
+	if v := o.field("enabled"); v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			o.fail("enabled", "must be true or false")
+		}
+		enabled = b
+	}
+	target := 0.7
+	if v := o.positiveNumber("targetUtilization"); v != nil {
+		if f := v.(float64); f > 1 {
+			o.fail("targetUtilization", "must be at most 1")
+		} else {
+			target = f
+		}
+	}
+	band := 0.1
+	if v := o.field("utilizationBand"); v != nil {
+		f, ok := doubleValue(v)
+		if !ok || f < 0 || f >= target {
+			o.fail("utilizationBand", "must be a number from 0 up to, not including, the target utilization")
+		} else {
+			band = f
+		}
+	} else if band >= target {
+		band = target / 2
+	}
+	window := o.duration("metricsWindow", true, int64(120_000))
+	stabilization := o.duration("stabilization", false, int64(60_000))
+	scaleDownDelay := o.duration("scaleDownDelay", false, int64(300_000))
+	catchUp := o.duration("catchUpDuration", true, int64(300_000))
+	limit := o.integer("maxDecisionsPerHour")
+	if n, ok := limit.(int64); ok && (n < 1 || n > 60) {
+		o.fail("maxDecisionsPerHour", "must be between 1 and 60")
+	}
+	o.rejectUnknown()
+	out := NewObject()
+	out.Set("enabled", enabled)
+	out.Set("targetUtilization", target)
+	out.Set("utilizationBand", band)
+	out.Set("metricsWindowMillis", orDefault(window, int64(120_000)))
+	out.Set("stabilizationMillis", orDefault(stabilization, int64(60_000)))
+	out.Set("scaleDownDelayMillis", orDefault(scaleDownDelay, int64(300_000)))
+	out.Set("catchUpDurationMillis", orDefault(catchUp, int64(300_000)))
+	out.Set("maxDecisionsPerHour", orDefault(limit, int64(6)))
 	return out
 }
 

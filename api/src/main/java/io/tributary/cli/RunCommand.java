@@ -227,7 +227,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     @Override
-    public void started(AttemptId attempt, ExecutionPlan plan) {
+    public void deploying(AttemptId attempt, ExecutionPlan plan) {
       observed.attemptStarted(attempt, plan);
     }
 

@@ -166,6 +166,9 @@ final class ApiModels {
       case CHECKPOINT_FAILED:
         kind = JobEvent.KindEnum.CHECKPOINT_FAILED;
         break;
+      case AUTOSCALED:
+        kind = JobEvent.KindEnum.RESCALED;
+        break;
       default:
         kind = e.to() == io.tributary.scheduler.lifecycle.ObservedState.FAILED ? JobEvent.KindEnum.FAILED
             : JobEvent.KindEnum.STATE_CHANGED;

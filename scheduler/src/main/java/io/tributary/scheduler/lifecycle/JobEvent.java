@@ -29,6 +29,8 @@ public record JobEvent(long seq, Instant time, Type type, ObservedState from, Ob
      * A checkpoint was aborted (a task declined it, it timed out, or it could not be recorded); the
      * message says which and why. Not repeated for every checkpoint while they keep failing.
      */
-    CHECKPOINT_FAILED
+    CHECKPOINT_FAILED,
+    /** The autoscaler rescales the job; the message has the numbers that drove it. */
+    AUTOSCALED
   }
 }

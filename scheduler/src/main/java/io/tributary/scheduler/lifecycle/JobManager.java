@@ -161,7 +161,7 @@ public final class JobManager implements AutoCloseable {
     this.actions = new JobActions(ctx);
     this.views = new JobViews(ctx);
     this.metrics = new ControlMetrics(jobs::values, Arrays.stream(ObservedState.values()).map(Enum::name).toList(),
-        settings.clock());
+        settings.clock(), this::autoscale);
     this.reconciler = new Reconciler(ctx, actions, jobs, this::forget);
     this.metricsThread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "control-metrics");
@@ -177,6 +177,35 @@ public final class JobManager implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     metricsThread.scheduleWithFixedDelay(() -> guarded("output feeding", outputs::poll), OUTPUT_POLL_MILLIS,
         OUTPUT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Acts on a decision of a job's autoscaler (metrics thread): the job runs at the parallelism its
+   * most loaded stage asks for (every stage runs at the job's parallelism), set like a user's
+   * rescale, on the reconcile thread; the event says which stages drove it and with what numbers.
+   */
+  private void autoscale(io.tributary.scheduler.observe.ObservedJob observed,
+      io.tributary.scheduler.autoscale.Autoscaler.Decision decision) {
+    if (!(observed instanceof ManagedJob job) || closed) {
+      return;
+    }
+    int current = decision.stages().stream().mapToInt(s -> s.from()).max().orElse(0);
+    int next = decision.stages().stream().mapToInt(s -> s.to()).max().orElse(current);
+    if (next == current || next < 1) {
+      return;
+    }
+    String why = decision.stages().stream().filter(s -> s.to() != s.from())
+        .map(io.tributary.scheduler.autoscale.ScalingDecision::explanation)
+        .collect(java.util.stream.Collectors.joining("; "));
+    try {
+      reconcileThread.execute(() -> guarded("autoscaling job " + job.project() + "/" + job.name(), () -> {
+        ctx.events.append(job.project(), job.name(), JobEvent.Type.AUTOSCALED, null, null,
+            "autoscaler: parallelism " + current + " → " + next + " (" + why + ")");
+        rescale(job.project(), job.name(), next);
+      }));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing: no more decisions
+    }
   }
 
   /** A periodic task that fails must not stop the next runs. */

@@ -36,6 +36,9 @@ final class JobRun {
   interface Listener {
     void started(JobRun run, AttemptId attempt, ExecutionPlan plan);
 
+    /** An attempt is about to be deployed; its reports may come before {@link #started}. */
+    default void deploying(JobRun run, AttemptId attempt, ExecutionPlan plan) {}
+
     /** Where the tasks of the run's new attempt run. */
     void placed(JobRun run, io.tributary.protocol.AttemptDeployment deployment);
 
@@ -220,6 +223,11 @@ final class JobRun {
         return;
       }
       listener.started(JobRun.this, attempt, plan);
+    }
+
+    @Override
+    public void deploying(AttemptId attempt, ExecutionPlan plan) {
+      listener.deploying(JobRun.this, attempt, plan);
     }
 
     @Override

@@ -57,6 +57,9 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private volatile CheckpointRef lastCompleted;
   /** The parallelism bounds of the spec last deployed. */
   private volatile ParallelismBounds bounds;
+  /** The autoscaler settings of the spec last deployed. */
+  private volatile io.tributary.scheduler.autoscale.AutoscalerSettings autoscaler =
+      io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;
   /** What is observed of the job across its runs: metrics, output samples. */
   final JobMetricsTracker metrics = new JobMetricsTracker();
 
@@ -172,6 +175,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
    */
   void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint) {
     bounds = new ParallelismBounds(jobSpec.parallelism().min(), jobSpec.parallelism().max());
+    autoscaler = jobSpec.autoscalerSettings();
     ExecutionPlan plan;
     try {
       plan = ctx.plan(jobSpec, record.parallelism(), project, internalName);
@@ -241,6 +245,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   @Override
   public ParallelismBounds parallelismBounds() {
     return bounds;
+  }
+
+  @Override
+  public io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
+    return autoscaler;
   }
 
   /** Automatic restarts of the job's runs after failures, since the job was created. */
@@ -313,8 +322,12 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   // ---- what the run reports
 
   @Override
-  public void started(JobRun r, AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
+  public void deploying(JobRun r, AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
     metrics.attemptStarted(attempt, plan);
+  }
+
+  @Override
+  public void started(JobRun r, AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
     synchronized (this) {
       if (follows(r) && (state == ObservedState.DEPLOYING || state == ObservedState.RECOVERING)) {
         java.util.Set<String> workers = new java.util.TreeSet<>();

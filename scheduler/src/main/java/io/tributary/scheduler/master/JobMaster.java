@@ -61,6 +61,12 @@ public final class JobMaster implements AutoCloseable {
   public interface Events {
     default void restoring(CheckpointMetadata from) {}
 
+    /**
+     * An attempt of {@code plan} is about to be deployed: its workers' reports may arrive from now
+     * on, before {@link #started} (a short bounded job can end before it).
+     */
+    default void deploying(AttemptId attempt, ExecutionPlan plan) {}
+
     /** An attempt was deployed and runs. */
     default void started(AttemptId attempt, ExecutionPlan plan) {}
 
@@ -244,6 +250,7 @@ public final class JobMaster implements AutoCloseable {
             run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots);
         attempt = a;
         coordinator = c;
+        events.deploying(id, plan);
         pool.deploy(d, a);
         events.placed(d);
       } catch (RuntimeException e) {

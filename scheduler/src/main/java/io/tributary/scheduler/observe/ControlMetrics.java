@@ -47,7 +47,8 @@ import java.util.function.ToDoubleFunction;
  *       {@code project} and observed {@code state};
  *   <li>{@code tributary_stage_recommended_parallelism} (tagged {@code stage}): what the
  *       autoscaler's model ({@link Autoscaler}) recommends for each stage of a running job within
- *       its bounds; nothing acts on it yet;
+ *       its bounds (its decisions to rescale go to the decision listener when the job's autoscaler
+ *       is enabled);
  *   <li>JVM memory, GC, threads, class loading, CPU and uptime.
  * </ul>
  */
@@ -65,6 +66,7 @@ public final class ControlMetrics implements AutoCloseable {
   private final Map<String, MultiGauge> gauges = new HashMap<>();
   /** The autoscaler model of each running job (guarded by this). */
   private final Map<ObservedJob, Autoscaler> autoscalers = new HashMap<>();
+  private final java.util.function.BiConsumer<ObservedJob, Autoscaler.Decision> decisions;
   /** Guarded by this: the rows of the last sample. */
   private Rows rows = new Rows();
 
@@ -73,6 +75,16 @@ public final class ControlMetrics implements AutoCloseable {
    * @param stateNames every observed state's name, for the {@code tributary_jobs} gauge (0 when no job is in it)
    */
   public ControlMetrics(Supplier<Collection<? extends ObservedJob>> jobs, List<String> stateNames, Clock clock) {
+    this(jobs, stateNames, clock, (job, decision) -> {});
+  }
+
+  /**
+   * Like {@link #ControlMetrics(Supplier, List, Clock)}, telling {@code decisions} (on the metrics
+   * thread, which it must not hold up) each autoscaler decision that rescales a job.
+   */
+  public ControlMetrics(Supplier<Collection<? extends ObservedJob>> jobs, List<String> stateNames, Clock clock,
+      java.util.function.BiConsumer<ObservedJob, Autoscaler.Decision> decisions) {
+    this.decisions = decisions;
     this.jobs = jobs;
     this.stateNames = List.copyOf(stateNames);
     this.clock = clock;
@@ -131,8 +143,9 @@ public final class ControlMetrics implements AutoCloseable {
 
   /**
    * What the autoscaler's model recommends for each stage of {@code job} while it runs (null when it
-   * does not, or its rates do not cover every stage yet). It decides nothing yet: the job keeps its
-   * parallelism, and the gauge shows what the model would choose within the job's bounds.
+   * does not, or its rates do not cover every stage yet). A decision to rescale (only when the job's
+   * autoscaler is enabled) goes to the decision listener; the gauge shows the recommendation either
+   * way.
    */
   private Autoscaler.Decision recommend(ObservedJob job, JobMetricsView view, Instant now) {
     ExecutionPlan plan = job.metrics().plan();
@@ -144,8 +157,18 @@ public final class ControlMetrics implements AutoCloseable {
     if (sample == null) {
       return null;
     }
+    AutoscalerSettings settings = job.autoscalerSettings();
+    Autoscaler model = autoscalers.get(job);
+    if (model == null || !model.settings().equals(settings)) {
+      model = new Autoscaler(settings);
+      autoscalers.put(job, model);
+    }
     try {
-      return autoscalers.computeIfAbsent(job, j -> new Autoscaler(AutoscalerSettings.DEFAULTS)).evaluate(sample, now);
+      Autoscaler.Decision d = model.evaluate(sample, now);
+      if (d.rescales()) {
+        decisions.accept(job, d);
+      }
+      return d;
     } catch (IllegalArgumentException e) {
       autoscalers.remove(job); // the wall clock went back: start over
       return null;

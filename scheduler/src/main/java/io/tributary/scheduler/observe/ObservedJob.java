@@ -24,4 +24,9 @@ public interface ObservedJob {
   default ParallelismBounds parallelismBounds() {
     return null;
   }
+
+  /** How the autoscaler sizes the job (its spec's {@code autoscaler} block, else not enabled). */
+  default io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
+    return io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;
+  }
 }

@@ -45,7 +45,7 @@ public final class SpecAccess {
       throw new InvalidSpecException(errors);
     }
     return new JobSpec(spec.name(), spec.parallelism(), spec.maxParallelism(), spec.checkpoints(), spec.state(),
-        sources, spec.operators(), sinks);
+        sources, spec.operators(), sinks, spec.autoscaler());
   }
 
   private static Map<String, Object> properties(TenantPolicy policy, String project, String at, String type,

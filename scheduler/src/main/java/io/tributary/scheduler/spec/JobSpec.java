@@ -15,7 +15,21 @@ import java.util.Map;
 public record JobSpec(
     String name, ParallelismSpec parallelism, Integer maxParallelism, CheckpointSpec checkpoints,
     StateSpec state, Map<String, SourceSpec> sources, List<OperatorSpec> operators,
-    Map<String, SinkSpec> sinks) {
+    Map<String, SinkSpec> sinks,
+    // absent from the fingerprint when the spec has no autoscaler block: specs written before it
+    // keep their fingerprints
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    AutoscalerSpec autoscaler) {
+  public JobSpec(String name, ParallelismSpec parallelism, Integer maxParallelism, CheckpointSpec checkpoints,
+      StateSpec state, Map<String, SourceSpec> sources, List<OperatorSpec> operators, Map<String, SinkSpec> sinks) {
+    this(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks, null);
+  }
+
+  /** The autoscaler's settings: those of the spec's block, else the defaults (not enabled). */
+  public io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
+    return autoscaler == null ? io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS : autoscaler.settings();
+  }
+
   public JobSpec {
     parallelism = parallelism == null ? ParallelismSpec.fixed(1) : parallelism;
     state = state == null ? StateSpec.DEFAULT : state;

@@ -87,8 +87,62 @@ public final class SpecParser {
     Map<String, SourceSpec> sources = keyed(r, "sources", SourceReader::read);
     List<OperatorSpec> operators = operators(r);
     Map<String, SinkSpec> sinks = keyed(r, "sinks", SinkReader::read);
+    AutoscalerSpec autoscaler = autoscaler(r.object("autoscaler"), parallelism);
     r.rejectUnknown();
-    return new JobSpec(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks);
+    return new JobSpec(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks, autoscaler);
+  }
+
+  /** The {@code autoscaler} block with its defaults, or null when absent. */
+  private static AutoscalerSpec autoscaler(ObjectReader o, ParallelismSpec parallelism) {
+    if (o == null) {
+      return null;
+    }
+    io.tributary.scheduler.autoscale.AutoscalerSettings d = io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;
+    boolean enabled = true;
+    JsonNode on = o.field("enabled");
+    if (on != null) {
+      if (on.isBoolean()) {
+        enabled = on.booleanValue();
+      } else {
+        o.error("enabled", "must be true or false");
+      }
+    }
+    Double target = o.positiveNumber("targetUtilization");
+    if (target != null && target > 1) {
+      o.error("targetUtilization", "must be at most 1 (the busy fraction a stage is sized for), got " + target);
+      target = null;
+    }
+    double t = target == null ? d.targetUtilization() : target;
+    double band = d.utilizationBand();
+    JsonNode b = o.field("utilizationBand");
+    if (b != null) {
+      if (!b.isNumber() || b.doubleValue() < 0 || b.doubleValue() >= t) {
+        o.error("utilizationBand", "must be a number from 0 up to, not including, the target utilization " + t);
+      } else {
+        band = b.doubleValue();
+      }
+    } else if (band >= t) {
+      band = t / 2;
+    }
+    Long window = o.duration("metricsWindow", true, d.metricsWindow().toMillis());
+    Long stabilization = o.duration("stabilization", false, d.stabilization().toMillis());
+    Long scaleDownDelay = o.duration("scaleDownDelay", false, d.scaleDownDelay().toMillis());
+    Long catchUp = o.duration("catchUpDuration", true, d.catchUpDuration().toMillis());
+    Integer cap = o.integer("maxDecisionsPerHour");
+    if (cap != null && (cap < 1 || cap > 60)) {
+      o.error("maxDecisionsPerHour", "must be between 1 and 60, got " + cap);
+      cap = null;
+    }
+    if (enabled && parallelism.min() == parallelism.max()) {
+      o.error("enabled", "the parallelism is pinned at " + parallelism.min()
+          + ": give parallelism: {min, max} for the autoscaler to move it within");
+    }
+    o.rejectUnknown();
+    return new AutoscalerSpec(enabled, t, band, window == null ? d.metricsWindow().toMillis() : window,
+        stabilization == null ? d.stabilization().toMillis() : stabilization,
+        scaleDownDelay == null ? d.scaleDownDelay().toMillis() : scaleDownDelay,
+        catchUp == null ? d.catchUpDuration().toMillis() : catchUp,
+        cap == null ? d.maxDecisionsPerHour() : cap);
   }
 
   private static ParallelismSpec parallelism(ObjectReader r) {

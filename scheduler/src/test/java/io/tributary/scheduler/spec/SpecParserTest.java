@@ -139,6 +139,30 @@ class SpecParserTest {
   }
 
   @Test
+  void anAutoscalerBlockIsOnWithItsDefaultsAndSaysWhatIsWrong() {
+    String base = "name: j\nparallelism: {min: 1, max: 4}\nsources: {s: {type: datagen}}\n"
+        + "sinks: {o: {input: s, type: stdout}}\n";
+    assertThat(SpecParser.parse(base).autoscaler()).as("no block").isNull();
+    assertThat(SpecParser.parse(base).autoscalerSettings().enabled()).isFalse();
+
+    JobSpec on = SpecParser.parse(base + "autoscaler: {scaleDownDelay: 10m, targetUtilization: 0.6}\n");
+    assertThat(on.autoscaler()).isEqualTo(new AutoscalerSpec(true, 0.6, 0.1, 120_000, 60_000, 600_000, 300_000, 6));
+    assertThat(on.autoscalerSettings().scaleDownDelay()).isEqualTo(java.time.Duration.ofMinutes(10));
+    assertThat(SpecParser.parse(base + "autoscaler: {enabled: false}\n").autoscalerSettings().enabled()).isFalse();
+
+    assertThatThrownBy(() -> SpecParser.parse(base
+        + "autoscaler: {targetUtilization: 1.5, utilizationBand: -1, maxDecisionsPerHour: 0, window: 1m}\n"))
+        .isInstanceOf(InvalidSpecException.class)
+        .hasMessageContaining("/autoscaler/targetUtilization: must be at most 1")
+        .hasMessageContaining("/autoscaler/utilizationBand: must be a number from 0")
+        .hasMessageContaining("/autoscaler/maxDecisionsPerHour: must be between 1 and 60")
+        .hasMessageContaining("/autoscaler/window: unknown field 'window'");
+    assertThatThrownBy(() -> SpecParser.parse(base.replace("{min: 1, max: 4}", "3") + "autoscaler: {}\n"))
+        .isInstanceOf(InvalidSpecException.class)
+        .hasMessageContaining("/autoscaler/enabled: the parallelism is pinned at 3");
+  }
+
+  @Test
   void checkpointsTakeModeAndRetain() {
     String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
     JobSpec spec = SpecParser.parse(base + "checkpoints: {interval: 1s, mode: at-least-once, retain: 5}\n");
