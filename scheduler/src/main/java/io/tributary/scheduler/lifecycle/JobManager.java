@@ -208,11 +208,14 @@ public final class JobManager implements AutoCloseable {
     }
   }
 
-  /** A periodic task that fails must not stop the next runs. */
-  private static void guarded(String what, Runnable r) {
+  /** A periodic task that fails must not stop the next runs; what fails once closing is not news. */
+  private void guarded(String what, Runnable r) {
     try {
       r.run();
     } catch (RuntimeException e) {
+      if (closed) {
+        return; // interrupted by close(): nothing went wrong
+      }
       System.getLogger(JobManager.class.getName()).log(System.Logger.Level.WARNING, what + " failed", e);
     }
   }
