@@ -3,6 +3,7 @@ package io.tributary.scheduler.observe;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.OperatorPlan;
+import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
 import io.tributary.scheduler.autoscale.JobSample;
 import io.tributary.scheduler.autoscale.StageSample;
@@ -18,7 +19,8 @@ import java.util.Set;
  * What the autoscaler sees of a running job, from its plan and its operators' rates: per stage its
  * parallelism and bounds, its busy and backpressured fractions (those of its busiest subtask, so a
  * skewed stage is sized by its hottest key groups), the records its first operator is given and its
- * last one emits. Sources report no lag here: their target is the rate they read.
+ * last one emits. Sources report no lag here: their target is the rate they read, or for a throttled
+ * generator its configured rate.
  */
 final class StageSamples {
   private StageSamples() {}
@@ -52,7 +54,7 @@ final class StageSamples {
       int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       stages.add(new StageSample(s.id(), s.name(), s.parallelism(), min, Math.max(min, max), keyGroups,
           fraction(busyMs), fraction(backpressuredMs), rate(first.recordsInPerSecond()),
-          rate(last.recordsOutPerSecond()), 0, 0, OptionalDouble.empty()));
+          rate(last.recordsOutPerSecond()), 0, 0, configuredRate(ops.get(0))));
     }
     Set<JobSample.Edge> edges = new LinkedHashSet<>();
     for (EdgePlan e : plan.edges()) {
@@ -60,6 +62,17 @@ final class StageSamples {
     }
     return new JobSample(stages, new ArrayList<>(edges));
   }
+
+  /**
+   * A throttled generator's configured rate (over all its subtasks): the rate it would produce if
+   * nothing held it back, which is what the job must keep up with.
+   */
+  private static OptionalDouble configuredRate(OperatorPlan op) {
+    return op instanceof SourcePlan src && src.maxRecordsPerSecond() > 0 && GENERATORS.contains(src.type())
+        ? OptionalDouble.of(src.maxRecordsPerSecond()) : OptionalDouble.empty();
+  }
+
+  private static final Set<String> GENERATORS = Set.of("datagen", "nexmark");
 
   private static double fraction(int msPerSecond) {
     return Math.max(0, Math.min(1000, msPerSecond)) / 1000.0;

@@ -53,6 +53,12 @@ class StageRecommendationsTest {
     assertThat(work.max()).isEqualTo(4);
     assertThat(work.keyGroups()).isEqualTo(128);
     assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null)).as("rates that miss a stage").isNull();
+    assertThat(s.stage(0).configuredRate()).as("an unthrottled generator").isEmpty();
+
+    ExecutionPlan throttled = new ExecutionPlan("job", 128, "heap", List.of(
+        new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "datagen", "json", null, 2_000, null, Map.of())),
+            List.of()), PLAN.stages().get(1)), PLAN.edges());
+    assertThat(StageSamples.of(throttled, ops, null).stage(0).configuredRate()).hasValue(2_000);
   }
 
   @Test
