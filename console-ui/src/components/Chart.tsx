@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { AXIS_FONT, axisSize } from '../lib/axis';
 import { columns, HISTORY_WINDOW_MS, latest, type Sample, type SeriesKey } from '../lib/history';
+import type { ChartMark } from '../lib/marks';
 
 export interface ChartSeries {
   key: SeriesKey;
@@ -25,6 +26,7 @@ export function Chart({
   integer = false,
   emptyMax = 1,
   incrs,
+  marks = NO_MARKS,
 }: {
   title: string;
   series: ChartSeries[];
@@ -37,6 +39,8 @@ export function Chart({
   emptyMax?: number;
   /** Tick steps of the value axis, in the series' unit (`DURATION_INCRS`, `BYTE_INCRS`); default decimal. */
   incrs?: readonly number[];
+  /** Moments drawn as dashed vertical lines and listed under the title (the autoscaler's decisions). */
+  marks?: readonly ChartMark[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -45,6 +49,8 @@ export function Chart({
   const seriesRef = useRef(series);
   seriesRef.current = series;
   const keys = series.map((s) => s.key).join(',');
+  const marksRef = useRef(marks);
+  marksRef.current = marks;
 
   useEffect(() => {
     const el = host.current;
@@ -55,6 +61,7 @@ export function Chart({
       legend: { show: false },
       padding: [10, null, null, null], // room above for the top label; uPlot sizes the other sides
       cursor: { drag: { x: false, y: false } },
+      hooks: { draw: [(u) => drawMarks(u, marksRef.current)] },
       scales: {
         x: {
           time: true,
@@ -110,6 +117,10 @@ export function Chart({
     plot.current?.setData(columns(history, seriesRef.current.map((s) => s.key)) as uPlot.AlignedData);
   }, [history, keys]);
 
+  useEffect(() => {
+    plot.current?.redraw(false);
+  }, [marks]);
+
   return (
     <section className="card chart" data-testid={testId} data-points={history.length}>
       <header className="chart-head">
@@ -127,9 +138,39 @@ export function Chart({
           })}
         </div>
       </header>
+      {marks.length > 0 && (
+        <ul className="chart-marks muted small" data-testid={`${testId}-marks`}>
+          {marks.map((m) => (
+            <li key={m.at} title={m.detail}>
+              {clockTime(m.at / 1000)} autoscaler {m.label}
+            </li>
+          ))}
+        </ul>
+      )}
       <div ref={host} className="chart-plot" />
     </section>
   );
+}
+
+const NO_MARKS: readonly ChartMark[] = [];
+
+/** Dashed vertical lines at the marks that fall within the plotted time range. */
+function drawMarks(u: uPlot, marks: readonly ChartMark[]) {
+  if (marks.length === 0) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = '#b45309';
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 3]);
+  for (const m of marks) {
+    const x = u.valToPos(m.at / 1000, 'x', true);
+    if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+  }
+  ctx.restore();
 }
 
 function clockTime(seconds: number): string {

@@ -6,7 +6,8 @@ import { JobGraph } from '../components/JobGraph';
 import { BYTE_INCRS, DURATION_INCRS } from '../lib/axis';
 import { formatBytes, formatDuration, formatRate } from '../lib/format';
 import { stageLoads } from '../lib/graph';
-import type { Sample } from '../lib/history';
+import { HISTORY_WINDOW_MS, type Sample } from '../lib/history';
+import { autoscalerMarks } from '../lib/marks';
 import { jobHref } from '../lib/route';
 import { EventsList } from './EventsList';
 import { TaskPlacement } from './TaskPlacement';
@@ -30,6 +31,7 @@ export function JobOverview({
   now: number;
 }) {
   const loads = useMemo(() => (plan.data ? stageLoads(plan.data, metrics) : undefined), [plan.data, metrics]);
+  const decisions = useMemo(() => autoscalerMarks(events, now - HISTORY_WINDOW_MS), [events, now]);
   return (
     <div className="overview">
       <section className="card">
@@ -61,7 +63,7 @@ export function JobOverview({
         <Chart title="Watermark lag" testId="chart-watermark-lag" history={history} format={formatDuration} incrs={DURATION_INCRS} emptyMax={1000} series={[{ key: 'watermarkLag', label: 'lag', color: '#d97706' }]} />
         <Chart title="Checkpoint duration" testId="chart-checkpoint-duration" history={history} format={formatDuration} incrs={DURATION_INCRS} emptyMax={1000} series={[{ key: 'checkpointDuration', label: 'duration', color: '#7c3aed' }]} />
         <Chart title="Checkpoint size" testId="chart-checkpoint-size" history={history} format={formatBytes} incrs={BYTE_INCRS} emptyMax={1024} series={[{ key: 'checkpointSize', label: 'size', color: '#0891b2' }]} />
-        <Chart title="Parallelism" testId="chart-parallelism" history={history} format={integer} integer series={[{ key: 'parallelism', label: 'parallelism', color: '#475569' }]} />
+        <Chart title="Parallelism" testId="chart-parallelism" history={history} format={integer} integer marks={decisions} series={[{ key: 'parallelism', label: 'parallelism', color: '#475569' }]} />
       </div>
       <section className="card">
         <header className="card-head">
