@@ -201,7 +201,15 @@ public final class JobManager implements AutoCloseable {
       reconcileThread.execute(() -> guarded("autoscaling job " + job.project() + "/" + job.name(), () -> {
         ctx.events.append(job.project(), job.name(), JobEvent.Type.AUTOSCALED, null, null,
             "autoscaler: parallelism " + current + " → " + next + " (" + why + ")");
-        rescale(job.project(), job.name(), next);
+        try {
+          rescale(job.project(), job.name(), next);
+        } catch (RuntimeException e) {
+          if (!closed) {
+            ctx.events.append(job.project(), job.name(), JobEvent.Type.AUTOSCALED, null, null,
+                "autoscaler: the rescale to " + next + " was not applied: " + e.getMessage());
+          }
+          throw e;
+        }
       }));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // closing: no more decisions
