@@ -45,7 +45,7 @@ class AutoscalerIT {
           .filter(e -> e.type() == JobEvent.Type.AUTOSCALED).findFirst().orElseThrow();
       System.out.println("AutoscalerIT decision: " + decided.message());
       assertThat(decided.message()).startsWith("autoscaler: parallelism 1 → 2 (")
-          .containsPattern("busy \\d\\.\\d\\d, true rate [\\d.]+k?/s, target [\\d.]+k?/s → 1 → 2");
+          .containsPattern("busy \\d\\.\\d\\d, true rate [\\d.]+[kM]?/s, target [\\d.]+[kM]?/s → 1 → 2");
       assertThat(jobs.events("default", "hot")).as("one decision: 2 is the bound")
           .filteredOn(e -> e.type() == JobEvent.Type.AUTOSCALED).hasSize(1);
     }
