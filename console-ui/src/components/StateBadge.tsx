@@ -11,6 +11,7 @@ const TONE: Record<ObservedState, string> = {
   stopped: 'neutral',
   failed: 'bad',
   finished: 'done',
+  idle: 'neutral',
 };
 
 /** The job's observed state as a coloured badge; notes a desired state it is still moving to. */

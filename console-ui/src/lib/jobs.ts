@@ -1,4 +1,4 @@
-import type { Job, JobSpec, ObservedState } from '../api/types';
+import type { Job, JobEvent, JobSpec, ObservedState } from '../api/types';
 
 export interface ParallelismBounds {
   initial: number;
@@ -33,6 +33,7 @@ export const OBSERVED_STATES: readonly ObservedState[] = [
   'stopped',
   'failed',
   'finished',
+  'idle',
 ];
 
 /** States in which a job has tasks that report metrics. */
@@ -47,7 +48,26 @@ export function canStop(job: Job): boolean {
 }
 
 export function canResume(job: Job): boolean {
-  return job.desiredState === 'STOPPED' || job.observedState === 'failed' || job.observedState === 'finished';
+  return (
+    job.desiredState === 'STOPPED' ||
+    job.observedState === 'failed' ||
+    job.observedState === 'finished' ||
+    job.observedState === 'idle'
+  );
+}
+
+/**
+ * Why an idle job is idle and what wakes it: the message of its latest move to idle, or a general
+ * sentence when the events do not have it (yet).
+ */
+export function idleReason(events: readonly JobEvent[] | null): string {
+  let latest: JobEvent | undefined;
+  for (const e of events ?? []) {
+    if (e.to === 'idle' && (latest === undefined || e.sequence > latest.sequence)) {
+      latest = e;
+    }
+  }
+  return latest?.message ?? 'Scaled to zero: its sources read nothing for its idleAfter. It holds no worker and resumes from its latest checkpoint as soon as its sources have new input.';
 }
 
 export function canRescale(job: Job): boolean {

@@ -6,7 +6,7 @@ import { Banner } from '../components/Banner';
 import { StateBadge } from '../components/StateBadge';
 import { formatAge, formatTime } from '../lib/format';
 import { useNow, usePoll } from '../lib/hooks';
-import { describeParallelism } from '../lib/jobs';
+import { describeParallelism, idleReason } from '../lib/jobs';
 import { formatRoute, jobHref, JOB_TABS, type JobTab } from '../lib/route';
 import { EventsList } from './EventsList';
 import { JobActions } from './JobActions';
@@ -95,6 +95,11 @@ export function JobView({ project, name, tab }: { project: string; name: string;
       )}
       {telemetry.error && <Banner tone="warn" onRetry={telemetry.refresh}>{telemetry.error}</Banner>}
       {job.failure && <FailureBanner failure={job.failure} now={now} />}
+      {job.observedState === 'idle' && (
+        <Banner tone="info" title="Idle.">
+          {idleReason(events.data)}
+        </Banner>
+      )}
       <nav className="tabs" role="tablist">
         {JOB_TABS.map((t) => (
           <a key={t} role="tab" aria-selected={t === tab} className={t === tab ? 'tab tab-active' : 'tab'} href={jobHref(project, name, t)}>

@@ -28,6 +28,23 @@ func canonical(root any) (*Object, error) {
 	if a := autoscaler(r.object("autoscaler")); a != nil {
 		out.Set("autoscaler", a)
 	}
+	// idleAfterMillis, absent when the spec does not say (the server's default then applies)
+	if v := r.field("idleAfter"); v != nil {
+		if text, ok := v.(string); ok && text == "off" {
+			out.Set("idleAfterMillis", int64(0))
+		} else if b, ok := v.(bool); ok {
+			// YAML 1.1, as the server reads it, makes a bare off false
+			if b {
+				r.fail("idleAfter", "must be a duration such as 10m, or off")
+			}
+			out.Set("idleAfterMillis", int64(0))
+		} else if ms, ok := r.duration("idleAfter", true, nil).(int64); ok {
+			if ms < 1000 {
+				r.fail("idleAfter", "must be at least 1s (or off)")
+			}
+			out.Set("idleAfterMillis", ms)
+		}
+	}
 	r.rejectUnknown()
 	if failed.err != nil {
 		return nil, failed.err

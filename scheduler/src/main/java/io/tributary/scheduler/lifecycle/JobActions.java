@@ -5,6 +5,7 @@ import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.protocol.Failure;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -121,7 +122,8 @@ final class JobActions {
       throw new StateConflictException(s, "job '" + job.name + "' is " + s + ", not stopped; restart it to start it "
           + "again from its latest checkpoint", false);
     }
-    RestorePolicy p = policy != null ? policy : record.restore();
+    // an idle job stopped at its latest checkpoint, whatever it had started from
+    RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
     if (p.mode() == RestorePolicy.Mode.PATH) {
       ctx.checkRestorable(job.internalName, p.path());
     }
@@ -243,6 +245,9 @@ final class JobActions {
         job.deploy(record, spec, record.restore(), why, null);
         return why;
       }
+      if (s == ObservedState.RUNNING && job.runs(record) && idleFor(job, spec) != null) {
+        return idle(job, idleFor(job, spec));
+      }
       if (s.runnerDriven() && !job.runs(record)) {
         String why = "reconciling: the run does not run spec generation " + record.generation()
             + (record.parallelism() != null ? " at parallelism " + record.parallelism() : "");
@@ -254,6 +259,10 @@ final class JobActions {
       }
       return null;
     }
+    if (s == ObservedState.IDLE) {
+      job.move(ObservedState.STOPPED, "stopped while idle; a resume restores the latest checkpoint");
+      return "reconciling: the job should be stopped but is IDLE";
+    }
     if (s.active()) {
       String why = "reconciling: the job should be stopped but is " + s;
       endRun(job, ObservedState.STOPPING, why, false);
@@ -261,6 +270,68 @@ final class JobActions {
       return why;
     }
     return null;
+  }
+
+  /**
+   * How long the sources of a RUNNING job have read nothing, if that is at least its
+   * {@code idleAfter} (and it may go idle now); null otherwise.
+   */
+  private Duration idleFor(ManagedJob job, JobSpec spec) {
+    Duration after = spec.effectiveIdleAfter();
+    Instant last = job.metrics.lastSourceInput();
+    Instant now = ctx.now();
+    if (after == null || last == null || (job.idleNotBefore() != null && now.isBefore(job.idleNotBefore()))) {
+      return null;
+    }
+    Duration quiet = Duration.between(last, now);
+    return quiet.compareTo(after) >= 0 ? quiet : null;
+  }
+
+  /**
+   * Scales a RUNNING job whose sources read nothing for {@code quiet} to zero: a checkpoint (which
+   * commits all output so far), the run ends, the job is IDLE and holds no worker; the
+   * {@link IdleWatch} resumes it when its sources have new input. If no checkpoint completes the
+   * job keeps running and tries again after {@code idleAfter}.
+   *
+   * @return what was done, for the log
+   */
+  private String idle(ManagedJob job, Duration quiet) throws InterruptedException {
+    JobRun r = job.run();
+    String since = "its sources read nothing for " + describe(quiet);
+    CheckpointMetadata at;
+    try {
+      at = r.checkpointThenCancel(ctx.actionTimeout());
+    } catch (JobRun.SavepointFailed e) {
+      job.idleNotBefore(ctx.now().plus(quiet));
+      ctx.events.append(job.project, job.name, JobEvent.Type.STATE_CHANGED, null, null, since + ", but the "
+          + "checkpoint to go idle at did not complete (" + e.getMessage() + "); the job keeps running and tries "
+          + "again later");
+      return "going idle failed: " + e.getMessage();
+    }
+    job.detach(ObservedState.STOPPING, since + "; " + (at != null ? "checkpoint " + at.id() : "a checkpoint")
+        + " taken, giving back its workers");
+    awaitEnd(job, r);
+    job.idleNotBefore(null);
+    job.idlePositions(null);
+    job.watchProblem(null);
+    job.move(ObservedState.IDLE, "idle: scaled to zero after " + since + "; it resumes from its latest checkpoint "
+        + "as soon as its sources have new input");
+    return "scaled to zero: " + since;
+  }
+
+  /**
+   * Resumes an IDLE job that is to run, from its latest checkpoint (the one it went idle at, which
+   * committed all its output), because its sources have {@code pending} records.
+   *
+   * @return whether it was resumed
+   */
+  boolean wake(ManagedJob job, JobRecord record, JobSpec spec, long pending) {
+    if (job.state() != ObservedState.IDLE || record.desired() != DesiredState.RUNNING) {
+      return false;
+    }
+    job.deploy(record, spec, RestorePolicy.LATEST, "new input: " + pending + " record" + (pending == 1 ? "" : "s")
+        + " waiting on its sources; resuming from the latest checkpoint", null);
+    return true;
   }
 
   /**
@@ -313,6 +384,12 @@ final class JobActions {
           "the state from before the change is kept in the latest checkpoint: " + undo + " to continue from it, or "
               + "resume with restore none to start without state");
     }
+  }
+
+  /** A quiet time as people say it: {@code 45 s}, {@code 12 min}. */
+  static String describe(Duration d) {
+    long s = Math.max(0, d.toSeconds());
+    return s < 120 ? s + " s" : (s / 60) + " min";
   }
 
   static String describe(RestorePolicy p) {

@@ -77,6 +77,8 @@ public final class JobManager implements AutoCloseable {
   static final long SAMPLE_MILLIS = 1000;
   /** How often subscribers of jobs' output get what is new. */
   static final long OUTPUT_POLL_MILLIS = 200;
+  /** How often the sources of idle jobs are asked for new input. */
+  static final long IDLE_WATCH_MILLIS = 1000;
 
   /**
    * @param restarts how a failed run restarts before the job goes FAILED
@@ -146,6 +148,7 @@ public final class JobManager implements AutoCloseable {
   private final OutputFeeds outputs = new OutputFeeds();
   private final ScheduledExecutorService metricsThread;
   private final ScheduledExecutorService reconcileThread;
+  private final ScheduledExecutorService idleWatchThread;
   private final Reconciler reconciler;
   private final Leadership leadership;
   private volatile LeaderLease lease;
@@ -173,6 +176,14 @@ public final class JobManager implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    this.idleWatchThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "control-idle-watch");
+      t.setDaemon(true);
+      return t;
+    });
+    IdleWatch watch = new IdleWatch(ctx, jobs::values, this::wake);
+    idleWatchThread.scheduleWithFixedDelay(() -> guarded("watching idle jobs", watch::poll), IDLE_WATCH_MILLIS,
+        IDLE_WATCH_MILLIS, TimeUnit.MILLISECONDS);
     metricsThread.scheduleWithFixedDelay(() -> guarded("metrics sampling", metrics::sample), 0, SAMPLE_MILLIS,
         TimeUnit.MILLISECONDS);
     metricsThread.scheduleWithFixedDelay(() -> guarded("output feeding", outputs::poll), OUTPUT_POLL_MILLIS,
@@ -213,6 +224,28 @@ public final class JobManager implements AutoCloseable {
       }));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // closing: no more decisions
+    }
+  }
+
+  /**
+   * Resumes an IDLE job whose sources have new input (idle-watch thread): on the reconcile thread,
+   * under the job's actions lock, if it is still IDLE and to run.
+   */
+  private void wake(ManagedJob job, long pending) {
+    try {
+      reconcileThread.execute(() -> guarded("resuming idle job " + job.project() + "/" + job.name(), () -> {
+        try {
+          withJob(job.project(), job.name(), false, j -> {
+            JobRecord record = record(job.project(), job.name());
+            actions.wake(j, record, j.spec(record), pending);
+            return null;
+          });
+        } catch (NotFoundException e) {
+          // deleted meanwhile
+        }
+      }));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing
     }
   }
 
@@ -831,6 +864,7 @@ public final class JobManager implements AutoCloseable {
       return;
     }
     closed = true;
+    idleWatchThread.shutdownNow();
     reconcileThread.shutdownNow();
     try {
       reconcileThread.awaitTermination(ctx.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);

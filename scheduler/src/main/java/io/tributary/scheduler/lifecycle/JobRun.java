@@ -66,6 +66,7 @@ final class JobRun {
   private final JobMaster runner;
   private final Listener listener;
   private final AtomicBoolean cancelAtSavepoint = new AtomicBoolean();
+  private final AtomicBoolean cancelAtCheckpoint = new AtomicBoolean();
   private final CompletableFuture<Outcome> ended = new CompletableFuture<>();
   private volatile boolean detached;
   private volatile boolean cancelRequested;
@@ -155,6 +156,37 @@ final class JobRun {
         throw new SavepointFailed(String.valueOf(again.getMessage()), again);
       }
     }
+  }
+
+  /**
+   * Takes a checkpoint and cancels the run as the first checkpoint completes (on the coordinator's
+   * thread, once its output is committed), so that the latest checkpoint is where the run stopped.
+   *
+   * @throws SavepointFailed with the reason when no checkpoint completed within {@code timeout}:
+   *     then the run goes on
+   */
+  CheckpointMetadata checkpointThenCancel(Duration timeout) throws InterruptedException, SavepointFailed {
+    cancelAtCheckpoint.set(true);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String why = "no checkpoint completed within " + timeout.toMillis() + " ms";
+    while (System.nanoTime() < deadline) {
+      CompletableFuture<CheckpointMetadata> cp = runner.checkpoint();
+      try {
+        return cp.get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        why = String.valueOf(e.getCause().getMessage());
+        if (!cancelAtCheckpoint.get()) {
+          break; // one completed meanwhile and cancelled the run
+        }
+        Thread.sleep(100); // pacing between attempts: the previous checkpoint was aborted
+      } catch (TimeoutException e) {
+        break;
+      }
+    }
+    if (cancelAtCheckpoint.compareAndSet(true, false)) {
+      throw new SavepointFailed(why, null);
+    }
+    return null; // a checkpoint completed just now and cancelled the run
   }
 
   /** Cancels the run; {@link #awaitEnd} then reports CANCELLED (or how it ended before). */
@@ -248,6 +280,8 @@ final class JobRun {
     @Override
     public void completed(CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats) {
       if (metadata.isSavepoint() && cancelAtSavepoint.compareAndSet(true, false)) {
+        cancel();
+      } else if (!metadata.isSavepoint() && cancelAtCheckpoint.compareAndSet(true, false)) {
         cancel();
       }
       listener.completed(JobRun.this, metadata, stats);

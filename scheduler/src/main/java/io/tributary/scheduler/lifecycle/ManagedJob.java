@@ -63,6 +63,40 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   /** What is observed of the job across its runs: metrics, output samples. */
   final JobMetricsTracker metrics = new JobMetricsTracker();
 
+  /** Not before this may the job go idle again (a failed attempt backs off); null: at any time. */
+  private volatile Instant idleNotBefore;
+  /**
+   * While IDLE: where each source (by operator id) stopped, split id to position, from the checkpoint
+   * it went idle at; null until read.
+   */
+  private volatile java.util.Map<String, java.util.Map<String, String>> idlePositions;
+  /** While IDLE: why the watch of its sources failed last, told once per reason; null when it works. */
+  private volatile String watchProblem;
+
+  Instant idleNotBefore() {
+    return idleNotBefore;
+  }
+
+  void idleNotBefore(Instant t) {
+    idleNotBefore = t;
+  }
+
+  java.util.Map<String, java.util.Map<String, String>> idlePositions() {
+    return idlePositions;
+  }
+
+  void idlePositions(java.util.Map<String, java.util.Map<String, String>> p) {
+    idlePositions = p;
+  }
+
+  String watchProblem() {
+    return watchProblem;
+  }
+
+  void watchProblem(String p) {
+    watchProblem = p;
+  }
+
   /** The job's state and failure at one moment. */
   record Snapshot(ObservedState state, JobFailure failure) {}
 

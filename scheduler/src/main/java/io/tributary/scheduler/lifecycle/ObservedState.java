@@ -19,14 +19,16 @@ import java.util.Set;
  *                                 --new spec-> UPDATING  --savepoint, stop--> DEPLOYING
  *                                 --stop-----> STOPPING  --(savepoint,) stop--> STOPPED
  *                                 --not retryable, or restarts exhausted--> FAILED
- *  STOPPED, FAILED, FINISHED --resume, restart (FAILED: also a new spec)--> DEPLOYING
- *  FAILED, FINISHED --stop--> STOPPED
+ *  RUNNING --no input for idleAfter--> STOPPING --checkpoint, stop--> IDLE --new input--> DEPLOYING
+ *  STOPPED, FAILED, FINISHED, IDLE --resume, restart (FAILED: also a new spec)--> DEPLOYING
+ *  FAILED, FINISHED, IDLE --stop--> STOPPED
  *  RESCALING, UPDATING, STOPPING --the run would not stop--> FAILED
  * </pre>
  *
  * <p>DEPLOYING, RUNNING and RECOVERING follow the job's run (its runner reports a start, a restart
  * after a failure, the end); RESCALING, UPDATING and STOPPING last while an action replaces or ends
- * the run. STOPPED, FAILED and FINISHED have no run.
+ * the run. STOPPED, FAILED, FINISHED and IDLE have no run; an IDLE job is to run, and starts again
+ * from its latest checkpoint as soon as its sources have new input.
  *
  * <p>Moves bypass the table only when the control plane starts again over its stored jobs: a job
  * whose run died with the previous process takes {@link #afterControlPlaneRestart}, and a job whose
@@ -52,12 +54,17 @@ public enum ObservedState {
   /** Its bounded input ended and its output is committed. */
   FINISHED,
   /** Its run failed and was not restarted; the failure says why and whose fault it was. */
-  FAILED;
+  FAILED,
+  /**
+   * Scaled to zero: its sources read nothing for its {@code idleAfter}, so it took a checkpoint and
+   * gave back its workers; it resumes from that checkpoint when its sources have new input.
+   */
+  IDLE;
 
   private static final Set<ObservedState> RUNNER_DRIVEN = Collections.unmodifiableSet(
       EnumSet.of(DEPLOYING, RUNNING, RECOVERING));
   private static final Set<ObservedState> AT_REST = Collections.unmodifiableSet(
-      EnumSet.of(CREATED, STOPPED, FINISHED, FAILED));
+      EnumSet.of(CREATED, STOPPED, FINISHED, FAILED, IDLE));
 
   private Set<ObservedState> next;
 
@@ -68,10 +75,11 @@ public enum ObservedState {
     RECOVERING.allow(RUNNING, DEPLOYING, RESCALING, UPDATING, STOPPING, FAILED);
     RESCALING.allow(DEPLOYING, FAILED);
     UPDATING.allow(DEPLOYING, FAILED);
-    STOPPING.allow(STOPPED, FAILED);
+    STOPPING.allow(STOPPED, FAILED, IDLE);
     STOPPED.allow(DEPLOYING);
     FINISHED.allow(DEPLOYING, STOPPED);
     FAILED.allow(DEPLOYING, STOPPED);
+    IDLE.allow(DEPLOYING, STOPPED);
   }
 
   private void allow(ObservedState first, ObservedState... rest) {

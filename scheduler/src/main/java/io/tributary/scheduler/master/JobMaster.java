@@ -186,6 +186,15 @@ public final class JobMaster implements AutoCloseable {
     return c.triggerSavepoint(trigger);
   }
 
+  /** Triggers a checkpoint of the running job now; completes when it completes or is aborted. */
+  public CompletableFuture<CheckpointMetadata> checkpoint() {
+    CheckpointCoordinator c = coordinator;
+    if (c == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("the job is not running"));
+    }
+    return c.triggerCheckpoint();
+  }
+
   /**
    * Runs the job until it ends.
    *

@@ -41,6 +41,10 @@ public final class JobMetricsTracker {
   private long recordsOut;
   private final Map<String, MetricRates.Counts> counts = new HashMap<>();
   private volatile CheckpointCoordinator.CheckpointStats lastCheckpoint;
+  /** Records the running attempt's sources have read, at the last sample; -1 before its first. */
+  private long sourceRecords = -1;
+  /** When the running attempt's sources last read a record (or it started), or null. */
+  private Instant lastSourceInput;
 
   /** Attempt {@code id} of {@code plan} was deployed: its reports count from now on. */
   public synchronized void attemptStarted(AttemptId id, ExecutionPlan plan) {
@@ -53,6 +57,8 @@ public final class JobMetricsTracker {
     counted = null;
     samples.clear();
     output = JobOutput.of(id, plan);
+    sourceRecords = -1;
+    lastSourceInput = null;
   }
 
   /** Attempt {@code id} is over; its workers report no more. */
@@ -61,6 +67,7 @@ public final class JobMetricsTracker {
       count(current());
       running = false;
       samples.clear();
+      lastSourceInput = null;
     }
   }
 
@@ -93,6 +100,16 @@ public final class JobMetricsTracker {
     }
     MetricsSnapshot s = current();
     count(s);
+    long read = 0;
+    for (TaskMetrics t : s.tasks()) {
+      if (t.source()) {
+        read += t.recordsIn();
+      }
+    }
+    if (read != sourceRecords || lastSourceInput == null) {
+      sourceRecords = read;
+      lastSourceInput = at;
+    }
     samples.addLast(s);
     while (samples.size() > WINDOW_SECONDS + 1) {
       samples.removeFirst();
@@ -102,6 +119,14 @@ public final class JobMetricsTracker {
   /** The plan of the current or last attempt, or null before the first. */
   public synchronized ExecutionPlan plan() {
     return output == null ? null : output.plan();
+  }
+
+  /**
+   * When the running attempt's sources last read a record, as of the samples (its start, if they
+   * have read nothing); null when no attempt runs or none was sampled yet.
+   */
+  public synchronized Instant lastSourceInput() {
+    return running ? lastSourceInput : null;
   }
 
   /** Whether an attempt of the job runs now. */

@@ -78,8 +78,7 @@ public final class Planner {
   }
 
   private static JobSpec withParallelism(JobSpec spec, int p) {
-    JobSpec widened = new JobSpec(spec.name(), spec.parallelism().withInitial(p), spec.maxParallelism(),
-        spec.checkpoints(), spec.state(), spec.sources(), spec.operators(), spec.sinks(), spec.autoscaler());
+    JobSpec widened = spec.withParallelism(spec.parallelism().withInitial(p));
     if (p < 1 || p > widened.effectiveMaxParallelism()) {
       throw new IllegalArgumentException("parallelism override " + p + " must be between 1 and maxParallelism ("
           + widened.effectiveMaxParallelism() + ")");

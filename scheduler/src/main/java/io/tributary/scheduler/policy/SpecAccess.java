@@ -44,8 +44,7 @@ public final class SpecAccess {
     if (!errors.isEmpty()) {
       throw new InvalidSpecException(errors);
     }
-    return new JobSpec(spec.name(), spec.parallelism(), spec.maxParallelism(), spec.checkpoints(), spec.state(),
-        sources, spec.operators(), sinks, spec.autoscaler());
+    return spec.withConnectors(sources, sinks);
   }
 
   private static Map<String, Object> properties(TenantPolicy policy, String project, String at, String type,

@@ -88,8 +88,54 @@ public final class SpecParser {
     List<OperatorSpec> operators = operators(r);
     Map<String, SinkSpec> sinks = keyed(r, "sinks", SinkReader::read);
     AutoscalerSpec autoscaler = autoscaler(r.object("autoscaler"), parallelism);
+    Long idleAfter = idleAfter(r, sources, checkpoints);
     r.rejectUnknown();
-    return new JobSpec(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks, autoscaler);
+    return new JobSpec(name, parallelism, maxParallelism, checkpoints, state, sources, operators, sinks, autoscaler,
+        idleAfter);
+  }
+
+  /**
+   * {@code idleAfter}: {@code off} (0), a duration, or absent (null, the default). A duration needs
+   * checkpoints (the job resumes from the one it takes when it goes idle) and sources whose new
+   * input can be seen while the job holds no worker.
+   */
+  private static Long idleAfter(ObjectReader r, Map<String, SourceSpec> sources, CheckpointSpec checkpoints) {
+    JsonNode node = r.field("idleAfter");
+    if (node == null) {
+      return null;
+    }
+    // YAML 1.1 reads a bare off as false
+    if ((node.isTextual() && node.textValue().equals("off")) || (node.isBoolean() && !node.booleanValue())) {
+      return 0L;
+    }
+    if (node.isBoolean()) {
+      r.error("idleAfter", "must be a duration such as 10m, or off");
+      return null;
+    }
+    Long millis = r.duration("idleAfter", true, null);
+    if (millis == null) {
+      return null;
+    }
+    if (millis < 1000) {
+      r.error("idleAfter", "must be at least 1s (or off), got " + millis + " ms");
+      return null;
+    }
+    if (checkpoints == null) {
+      r.error("idleAfter", "a job that scales to zero resumes from the checkpoint it takes when it goes idle: "
+          + "give it checkpoints: {interval}, or set idleAfter: off");
+      return null;
+    }
+    if (sources != null) {
+      for (SourceSpec s : sources.values()) {
+        if (s != null && s.type() != null && !JobSpec.WATCHABLE_SOURCES.contains(s.type())) {
+          r.error("idleAfter", "source '" + s.id() + "' (" + s.type() + ") cannot be watched for new input while "
+              + "the job is idle, so the job would never resume; only " + JobSpec.WATCHABLE_SOURCES
+              + " sources can: set idleAfter: off");
+          return null;
+        }
+      }
+    }
+    return millis;
   }
 
   /** The {@code autoscaler} block with its defaults, or null when absent. */

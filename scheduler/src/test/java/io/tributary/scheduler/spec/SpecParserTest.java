@@ -163,6 +163,35 @@ class SpecParserTest {
   }
 
   @Test
+  void idleAfterDefaultsToTenMinutesForCheckpointedKafkaJobsAndIsRefusedWhereTheJobCouldNotResume() {
+    String kafka = "name: j\ncheckpoints: {interval: 5s}\n"
+        + "sources: {s: {type: kafka, bootstrapServers: 'localhost:9092', topic: t}}\n"
+        + "sinks: {o: {input: s, type: stdout}}\n";
+    assertThat(SpecParser.parse(kafka).idleAfterMillis()).as("absent: not in the fingerprint").isNull();
+    assertThat(SpecParser.parse(kafka).effectiveIdleAfter()).isEqualTo(java.time.Duration.ofMinutes(10));
+    assertThat(SpecParser.parse(kafka + "idleAfter: 30s\n").effectiveIdleAfter())
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(SpecParser.parse(kafka + "idleAfter: off\n").idleAfterMillis()).isZero();
+    assertThat(SpecParser.parse(kafka + "idleAfter: off\n").effectiveIdleAfter()).isNull();
+    assertThat(SpecParser.parse(kafka.replace("checkpoints: {interval: 5s}\n", "")).effectiveIdleAfter())
+        .as("without checkpoints there is nothing to resume from").isNull();
+    String datagen = "name: j\ncheckpoints: {interval: 5s}\nsources: {s: {type: datagen}}\n"
+        + "sinks: {o: {input: s, type: stdout}}\n";
+    assertThat(SpecParser.parse(datagen).effectiveIdleAfter()).as("a generator is never watched").isNull();
+
+    assertThat(shapeErrors(datagen + "idleAfter: 1m\n")).singleElement().satisfies(e -> {
+      assertThat(e.pointer()).isEqualTo("/idleAfter");
+      assertThat(e.message()).contains("source 's' (datagen) cannot be watched for new input").contains("idleAfter: off");
+    });
+    assertThat(shapeErrors(kafka.replace("checkpoints: {interval: 5s}\n", "") + "idleAfter: 1m\n")).singleElement()
+        .satisfies(e -> assertThat(e.message()).contains("give it checkpoints"));
+    assertThat(shapeErrors(kafka + "idleAfter: 500ms\n")).singleElement()
+        .satisfies(e -> assertThat(e.message()).contains("at least 1s"));
+    assertThat(shapeErrors(kafka + "idleAfter: soon\n")).singleElement()
+        .satisfies(e -> assertThat(e.pointer()).isEqualTo("/idleAfter"));
+  }
+
+  @Test
   void checkpointsTakeModeAndRetain() {
     String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
     JobSpec spec = SpecParser.parse(base + "checkpoints: {interval: 1s, mode: at-least-once, retain: 5}\n");

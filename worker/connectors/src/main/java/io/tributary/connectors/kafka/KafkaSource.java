@@ -125,4 +125,81 @@ public final class KafkaSource implements SourceConnector {
   public boolean bounded() {
     return false;
   }
+
+  /** How long {@link #pending} waits for the broker. */
+  private static final long PENDING_TIMEOUT_MS = 5_000;
+
+  /**
+   * The records beyond {@code positions} on every partition of the topic: its end offset minus the
+   * position (a partition without one counts from where a new reader starts: the group's committed
+   * offset, else the earliest offset, or nothing when reading from the latest). Under
+   * {@code isolation.level=read_committed} end offsets are the last stable ones, and a committed
+   * transaction's marker counts as one record: at worst a job resumes to read nothing.
+   */
+  @Override
+  public java.util.OptionalLong pending(Map<String, String> positions) {
+    Map<String, Object> adminConfig = new HashMap<>(consumerConfig);
+    adminConfig.keySet().retainAll(AdminClientConfig.configNames());
+    boolean committedOnly = "read_committed".equals(
+        String.valueOf(consumerConfig.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)));
+    try (Admin admin = Admin.create(adminConfig)) {
+      TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+          .get(PENDING_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(topic);
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ends = new HashMap<>();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> starts = new HashMap<>();
+      for (var p : d.partitions()) {
+        var tp = new org.apache.kafka.common.TopicPartition(topic, p.partition());
+        ends.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest());
+        if (!positions.containsKey(new KafkaSplit(topic, p.partition()).id())) {
+          starts.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest());
+        }
+      }
+      var options = new org.apache.kafka.clients.admin.ListOffsetsOptions(committedOnly
+          ? org.apache.kafka.common.IsolationLevel.READ_COMMITTED : org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED);
+      var endOffsets = admin.listOffsets(ends, options).all().get(PENDING_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      Map<org.apache.kafka.common.TopicPartition, Long> from = new HashMap<>();
+      if (!starts.isEmpty()) {
+        if (hasGroup) {
+          admin.listConsumerGroupOffsets(String.valueOf(consumerConfig.get(ConsumerConfig.GROUP_ID_CONFIG)))
+              .partitionsToOffsetAndMetadata().get(PENDING_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+              .forEach((tp, om) -> {
+                if (om != null && starts.containsKey(tp)) {
+                  from.put(tp, om.offset());
+                }
+              });
+        }
+        if (fromEarliest) {
+          admin.listOffsets(starts, options).all().get(PENDING_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+              .forEach((tp, info) -> from.putIfAbsent(tp, info.offset()));
+        }
+      }
+      long pending = 0;
+      for (var e : endOffsets.entrySet()) {
+        String at = positions.get(new KafkaSplit(topic, e.getKey().partition()).id());
+        long start;
+        if (at != null) {
+          try {
+            start = Long.parseLong(at);
+          } catch (NumberFormatException bad) {
+            start = e.getValue().offset();
+          }
+        } else {
+          start = from.getOrDefault(e.getKey(), e.getValue().offset());
+        }
+        pending += Math.max(0, e.getValue().offset() - start);
+      }
+      return java.util.OptionalLong.of(pending);
+    } catch (ExecutionException e) {
+      throw new ConnectorException("kafka source '" + sourceId + "': cannot read the offsets of topic '" + topic
+          + "' at " + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new ConnectorException("kafka source '" + sourceId + "': no answer from "
+          + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + " within " + PENDING_TIMEOUT_MS
+          + " ms; check bootstrapServers", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectorException("kafka source '" + sourceId + "': interrupted", e);
+    }
+  }
 }

@@ -73,13 +73,23 @@ final class KafkaSplitReader implements SplitReader {
   }
 
   /**
-   * The offset of the next record to read, as a decimal string. Before the first record it is the
+   * The offset of the next record to read, as a decimal string (once every polled record was handed
+   * out, the consumer's position, which skips transaction markers). Before the first record it is the
    * offset this reader was opened at, else the offset the consumer has already resolved for its
    * start ({@code earliest}, {@code latest} or the group's); null while that is not known yet
    * (resuming from null then starts over as configured, which reads nothing twice as nothing was read).
    */
   @Override
   public String position() {
+    if (consumer != null && !pending.hasNext() && position >= 0) {
+      // everything polled was handed out: the consumer's position is past it and past any
+      // transaction markers after it, so a watcher comparing end offsets sees nothing new
+      try {
+        position = Math.max(position, consumer.position(partition, Duration.ZERO));
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        // not known without asking the broker: the last record's next offset is as good
+      }
+    }
     if (position >= 0) {
       return Long.toString(position);
     }

@@ -33,6 +33,15 @@ public final class ConnectorSplitEnumerator implements SplitEnumerator {
   }
 
   @Override
+  public java.util.OptionalLong pending(SourcePlan source, java.util.Map<String, String> positions) {
+    try {
+      return connectors.source(source).pending(positions);
+    } catch (RuntimeException e) {
+      throw new WorkerException(Failures.classify(e), e);
+    }
+  }
+
+  @Override
   public boolean canResume(SourcePlan source, String splitId) {
     try {
       return connectors.source(source).splitOf(splitId) != null;

@@ -55,6 +55,11 @@ public interface ConnectorFactory {
           public boolean bounded() {
             return delegate.bounded();
           }
+
+          @Override
+          public java.util.OptionalLong pending(java.util.Map<String, String> positions) {
+            return delegate.pending(positions);
+          }
         };
       }
 
