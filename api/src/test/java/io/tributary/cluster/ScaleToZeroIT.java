@@ -16,20 +16,12 @@ import io.tributary.worker.remote.RemoteWorkerPool;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,7 +101,8 @@ class ScaleToZeroIT {
       assertThat(wentIdle.message()).contains("its sources read nothing for").contains("new input");
       Map<String, Long> closedBeforeIdle = new TreeMap<>(expected);
       closedBeforeIdle.keySet().removeIf(k -> k.startsWith("tick@"));
-      assertThat(readCommitted()).as("committed before the job went idle: every window the first batch closed")
+      assertThat(WindowCounts.readCommitted(kafka, "order-counts", PARTITIONS))
+          .as("committed before the job went idle: every window the first batch closed")
           .isEqualTo(closedBeforeIdle);
 
       // second batch: event time 20..30 s, and ticks at 40 s: the first ticks' window closes now
@@ -123,7 +116,7 @@ class ScaleToZeroIT {
       Map<String, Long> committed = new TreeMap<>();
       ControlTests.await("every closed window is committed", Duration.ofSeconds(60), () -> {
         committed.clear();
-        committed.putAll(readCommitted());
+        committed.putAll(WindowCounts.readCommitted(kafka, "order-counts", PARTITIONS));
         return committed.size() >= all.size();
       });
       long outputMillis = Duration.ofNanos(System.nanoTime() - written).toMillis();
@@ -184,41 +177,6 @@ class ScaleToZeroIT {
         producer.send(new ProducerRecord<>("orders", part, null, "{\"user\":\"tick\",\"ts\":" + tick + "}"));
         expected.merge("tick@" + tick, 1L, Long::sum);
       }
-    }
-  }
-
-  private static Map<String, Long> readCommitted() {
-    List<TopicPartition> tps = IntStream.range(0, PARTITIONS).mapToObj(i -> new TopicPartition("order-counts", i))
-        .toList();
-    Map<String, Long> out = new HashMap<>();
-    List<String> duplicates = new ArrayList<>();
-    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
-      c.assign(tps);
-      c.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = c.endOffsets(tps);
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(100)).forEach(r -> {
-          Map<String, Object> m = parse(r.value());
-          String key = m.get("user") + "@" + m.get("window_start");
-          if (out.put(key, ((Number) m.get("n")).longValue()) != null) {
-            duplicates.add(key);
-          }
-        });
-      }
-    }
-    assertThat(duplicates).as("results committed more than once").isEmpty();
-    return out;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> parse(String json) {
-    try {
-      return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Map.class);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 }

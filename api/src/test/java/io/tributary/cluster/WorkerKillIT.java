@@ -17,8 +17,6 @@ import io.tributary.scheduler.lifecycle.ObservedState;
 import io.tributary.scheduler.lifecycle.TaskPlacement;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -27,14 +25,9 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,7 +105,7 @@ class WorkerKillIT {
       Map<String, Long> committed = new TreeMap<>();
       WorkerProcesses.await("every window result is committed", Duration.ofSeconds(120), () -> {
         committed.clear();
-        committed.putAll(readCommitted("counts", partitions));
+        committed.putAll(WindowCounts.readCommitted(kafka, "counts", partitions));
         return committed.size() >= expected.size();
       });
       assertThat(committed).as("committed window results (read_committed)").isEqualTo(expected);
@@ -284,40 +277,6 @@ class WorkerKillIT {
       }
     }
     return expected;
-  }
-
-  private static Map<String, Long> readCommitted(String topic, int partitions) {
-    List<TopicPartition> tps = IntStream.range(0, partitions).mapToObj(i -> new TopicPartition(topic, i)).toList();
-    Map<String, Long> out = new HashMap<>();
-    List<String> duplicates = new ArrayList<>();
-    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
-      c.assign(tps);
-      c.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = c.endOffsets(tps);
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(100)).forEach(r -> {
-          Map<String, Object> m = parse(r.value());
-          String key = m.get("user") + "@" + m.get("window_start");
-          if (out.put(key, ((Number) m.get("n")).longValue()) != null) {
-            duplicates.add(key);
-          }
-        });
-      }
-    }
-    assertThat(duplicates).as("results committed more than once").isEmpty();
-    return out;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> parse(String json) {
-    try {
-      return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Map.class);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   private static void deleteTree(Path dir) throws java.io.IOException {

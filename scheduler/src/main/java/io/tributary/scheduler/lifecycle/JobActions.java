@@ -290,7 +290,7 @@ final class JobActions {
   /**
    * Scales a RUNNING job whose sources read nothing for {@code quiet} to zero: a checkpoint (which
    * commits all output so far), the run ends, the job is IDLE and holds no worker; the
-   * {@link IdleWatch} resumes it when its sources have new input. If no checkpoint completes the
+   * {@link SourceWatch} resumes it when its sources have new input. If no checkpoint completes the
    * job keeps running and tries again after {@code idleAfter}.
    *
    * @return what was done, for the log
@@ -312,7 +312,6 @@ final class JobActions {
         + " taken, giving back its workers");
     awaitEnd(job, r);
     job.idleNotBefore(null);
-    job.idlePositions(null);
     job.watchProblem(null);
     job.move(ObservedState.IDLE, "idle: scaled to zero after " + since + "; it resumes from its latest checkpoint "
         + "as soon as its sources have new input");

@@ -77,8 +77,8 @@ public final class JobManager implements AutoCloseable {
   static final long SAMPLE_MILLIS = 1000;
   /** How often subscribers of jobs' output get what is new. */
   static final long OUTPUT_POLL_MILLIS = 200;
-  /** How often the sources of idle jobs are asked for new input. */
-  static final long IDLE_WATCH_MILLIS = 1000;
+  /** How often the source watch looks at idle jobs (and at running jobs whose backlog is due). */
+  static final long SOURCE_WATCH_MILLIS = 1000;
 
   /**
    * @param restarts how a failed run restarts before the job goes FAILED
@@ -148,7 +148,7 @@ public final class JobManager implements AutoCloseable {
   private final OutputFeeds outputs = new OutputFeeds();
   private final ScheduledExecutorService metricsThread;
   private final ScheduledExecutorService reconcileThread;
-  private final ScheduledExecutorService idleWatchThread;
+  private final ScheduledExecutorService sourceWatchThread;
   private final Reconciler reconciler;
   private final Leadership leadership;
   private volatile LeaderLease lease;
@@ -176,14 +176,14 @@ public final class JobManager implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.idleWatchThread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "control-idle-watch");
+    this.sourceWatchThread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "control-source-watch");
       t.setDaemon(true);
       return t;
     });
-    IdleWatch watch = new IdleWatch(ctx, jobs::values, this::wake);
-    idleWatchThread.scheduleWithFixedDelay(() -> guarded("watching idle jobs", watch::poll), IDLE_WATCH_MILLIS,
-        IDLE_WATCH_MILLIS, TimeUnit.MILLISECONDS);
+    SourceWatch watch = new SourceWatch(ctx, jobs::values, this::wake);
+    sourceWatchThread.scheduleWithFixedDelay(() -> guarded("watching sources", watch::poll), SOURCE_WATCH_MILLIS,
+        SOURCE_WATCH_MILLIS, TimeUnit.MILLISECONDS);
     metricsThread.scheduleWithFixedDelay(() -> guarded("metrics sampling", metrics::sample), 0, SAMPLE_MILLIS,
         TimeUnit.MILLISECONDS);
     metricsThread.scheduleWithFixedDelay(() -> guarded("output feeding", outputs::poll), OUTPUT_POLL_MILLIS,
@@ -864,7 +864,7 @@ public final class JobManager implements AutoCloseable {
       return;
     }
     closed = true;
-    idleWatchThread.shutdownNow();
+    sourceWatchThread.shutdownNow();
     reconcileThread.shutdownNow();
     try {
       reconcileThread.awaitTermination(ctx.actionTimeout().toMillis(), TimeUnit.MILLISECONDS);

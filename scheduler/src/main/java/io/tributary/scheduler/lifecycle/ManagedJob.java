@@ -63,13 +63,44 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   /** What is observed of the job across its runs: metrics, output samples. */
   final JobMetricsTracker metrics = new JobMetricsTracker();
 
+  /** What waits outside the running job for its sources (Kafka), as the source watch sees it. */
+  final io.tributary.scheduler.observe.SourceBacklogs backlogs = new io.tributary.scheduler.observe.SourceBacklogs();
+  /** When the source watch last asked for the running job's backlogs; null: not in this attempt. */
+  private volatile Instant backlogAskedAt;
+  /** Why asking for the backlogs failed last (logged once per reason); null when it works. */
+  private volatile String backlogProblem;
+
+  Instant backlogAskedAt() {
+    return backlogAskedAt;
+  }
+
+  void backlogAskedAt(Instant t) {
+    backlogAskedAt = t;
+  }
+
+  String backlogProblem() {
+    return backlogProblem;
+  }
+
+  void backlogProblem(String p) {
+    backlogProblem = p;
+  }
+
+  @Override
+  public java.util.Map<String, io.tributary.scheduler.observe.SourceBacklogs.Backlog> sourceBacklogs() {
+    return backlogs.current();
+  }
+
   /** Not before this may the job go idle again (a failed attempt backs off); null: at any time. */
   private volatile Instant idleNotBefore;
   /**
-   * While IDLE: where each source (by operator id) stopped, split id to position, from the checkpoint
-   * it went idle at; null until read.
+   * Where each source (by operator id) stood in checkpoint {@code checkpointId}, split id to
+   * position: what the source watch compares the external systems' end offsets with.
    */
-  private volatile java.util.Map<String, java.util.Map<String, String>> idlePositions;
+  record WatchedPositions(long checkpointId, java.util.Map<String, java.util.Map<String, String>> bySource) {}
+
+  /** The positions of the latest checkpoint the source watch read; null until read. */
+  private volatile WatchedPositions watchedPositions;
   /** While IDLE: why the watch of its sources failed last, told once per reason; null when it works. */
   private volatile String watchProblem;
 
@@ -81,12 +112,12 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     idleNotBefore = t;
   }
 
-  java.util.Map<String, java.util.Map<String, String>> idlePositions() {
-    return idlePositions;
+  WatchedPositions watchedPositions() {
+    return watchedPositions;
   }
 
-  void idlePositions(java.util.Map<String, java.util.Map<String, String>> p) {
-    idlePositions = p;
+  void watchedPositions(WatchedPositions p) {
+    watchedPositions = p;
   }
 
   String watchProblem() {
@@ -358,6 +389,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   @Override
   public void deploying(JobRun r, AttemptId attempt, io.tributary.plan.ExecutionPlan plan) {
     metrics.attemptStarted(attempt, plan);
+    backlogs.clear();
+    backlogAskedAt = null;
   }
 
   @Override

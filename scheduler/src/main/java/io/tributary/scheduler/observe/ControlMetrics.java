@@ -153,7 +153,8 @@ public final class ControlMetrics implements AutoCloseable {
       autoscalers.remove(job);
       return null;
     }
-    JobSample sample = StageSamples.of(plan, view.operators(), job.parallelismBounds());
+    JobSample sample = StageSamples.of(plan, view.operators(), job.parallelismBounds(),
+        job.sourceBacklogs());
     if (sample == null) {
       return null;
     }

@@ -25,6 +25,14 @@ public interface ObservedJob {
     return null;
   }
 
+  /**
+   * What waits outside the running job for each source that can tell (by source operator id);
+   * empty when none can.
+   */
+  default java.util.Map<String, SourceBacklogs.Backlog> sourceBacklogs() {
+    return java.util.Map.of();
+  }
+
   /** How the autoscaler sizes the job (its spec's {@code autoscaler} block, else not enabled). */
   default io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
     return io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;

@@ -19,17 +19,20 @@ import java.util.Set;
  * What the autoscaler sees of a running job, from its plan and its operators' rates: per stage its
  * parallelism and bounds, its busy and backpressured fractions (those of its busiest subtask, so a
  * skewed stage is sized by its hottest key groups), the records its first operator is given and its
- * last one emits. Sources report no lag here: their target is the rate they read, or for a throttled
- * generator its configured rate.
+ * last one emits. A source whose backlog the control plane sees (Kafka: end offsets minus the latest
+ * checkpoint's positions, {@link SourceBacklogs}) reports it and its growth; the target of the
+ * others is the rate they read, or for a throttled generator its configured rate.
  */
 final class StageSamples {
   private StageSamples() {}
 
   /**
    * @param bounds the job's parallelism bounds, or null for 1 up to the key groups
+   * @param backlogs what waits for each source that can tell, by source operator id
    * @return null when the rates do not cover every stage of the plan (an attempt just started)
    */
-  static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds) {
+  static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds,
+      Map<String, SourceBacklogs.Backlog> backlogs) {
     Map<String, OperatorMetricsView> byId = new HashMap<>();
     operators.forEach(o -> byId.put(o.operatorId(), o));
     int keyGroups = plan.maxParallelism();
@@ -52,9 +55,11 @@ final class StageSamples {
       }
       int max = bounds == null ? keyGroups : Math.max(1, bounds.max());
       int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
+      SourceBacklogs.Backlog waiting = ops.get(0) instanceof SourcePlan src ? backlogs.get(src.id()) : null;
       stages.add(new StageSample(s.id(), s.name(), s.parallelism(), min, Math.max(min, max), keyGroups,
           fraction(busyMs), fraction(backpressuredMs), rate(first.recordsInPerSecond()),
-          rate(last.recordsOutPerSecond()), 0, 0, configuredRate(ops.get(0))));
+          rate(last.recordsOutPerSecond()), waiting == null ? 0 : waiting.growthPerSecond(),
+          waiting == null ? 0 : waiting.records(), configuredRate(ops.get(0))));
     }
     Set<JobSample.Edge> edges = new LinkedHashSet<>();
     for (EdgePlan e : plan.edges()) {

@@ -40,7 +40,7 @@ class StageRecommendationsTest {
         view("work", 1, 1, 10_000, 5_000, 900, 0),
         view("out", 1, 1, 5_000, 5_000, 300, 50));
 
-    JobSample s = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 4));
+    JobSample s = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 4), Map.of());
 
     assertThat(s.edges()).containsExactly(new JobSample.Edge(0, 1));
     StageSample work = s.stage(1);
@@ -52,13 +52,21 @@ class StageRecommendationsTest {
     assertThat(work.min()).isEqualTo(1);
     assertThat(work.max()).isEqualTo(4);
     assertThat(work.keyGroups()).isEqualTo(128);
-    assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null)).as("rates that miss a stage").isNull();
+    assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null, Map.of())).as("rates that miss a stage").isNull();
     assertThat(s.stage(0).configuredRate()).as("an unthrottled generator").isEmpty();
 
     ExecutionPlan throttled = new ExecutionPlan("job", 128, "heap", List.of(
         new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "datagen", "json", null, 2_000, null, Map.of())),
             List.of()), PLAN.stages().get(1)), PLAN.edges());
-    assertThat(StageSamples.of(throttled, ops, null).stage(0).configuredRate()).hasValue(2_000);
+    assertThat(StageSamples.of(throttled, ops, null, Map.of()).stage(0).configuredRate()).hasValue(2_000);
+    assertThat(s.stage(0).backlog()).as("a source that cannot tell its backlog").isZero();
+
+    StageSample lagging = StageSamples.of(PLAN, ops, null, Map.of("src", new SourceBacklogs.Backlog(90_000, 1_500)))
+        .stage(0);
+    assertThat(lagging.backlog()).isEqualTo(90_000);
+    assertThat(lagging.lagGrowthRate()).isEqualTo(1_500);
+    assertThat(StageSamples.of(PLAN, ops, null, Map.of("work", new SourceBacklogs.Backlog(5, 5))).stage(1).backlog())
+        .as("only a source stage has a backlog").isZero();
   }
 
   @Test
