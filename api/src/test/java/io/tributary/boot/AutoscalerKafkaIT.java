@@ -90,7 +90,7 @@ class AutoscalerKafkaIT {
     try (JobManager jobs = EmbeddedServices.controlPlane(tmp.resolve("data"), slow, ControlTests.settings()
         .withActionTimeout(Duration.ofSeconds(60)));
         Feed feed = new Feed(expected)) {
-      feed.rate = 200;
+      feed.rate = 50;
       jobs.apply(P, "clicks", spec, null);
       ControlTests.awaitState(jobs, P, "clicks", ObservedState.RUNNING);
 
@@ -98,7 +98,7 @@ class AutoscalerKafkaIT {
       ControlTests.await("the autoscaler scales the job up to 2", Duration.ofSeconds(120), () -> failedOr(jobs)
           && jobs.get(P, "clicks").parallelism() == 2 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
 
-      feed.rate = 100;
+      feed.rate = 20;
       try {
         ControlTests.await("the autoscaler scales the job back down to 1", Duration.ofSeconds(120), () -> failedOr(jobs)
             && jobs.get(P, "clicks").parallelism() == 1 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>a stage's <em>true rate</em>, what it could process if it were never idle nor backpressured,
  *       is its input rate divided by its busy fraction; below {@link #MIN_BUSY} busy it is not
- *       measured, and the stage stays as it is;
+ *       measured: the stage stays as it is while the job is backpressured or lagging, and otherwise
+ *       is almost idle and wants its minimum (a scale-down, with its delay);
  *   <li>a source's <em>target rate</em> is its input rate plus the growth of its lag plus its
  *       backlog divided by {@link AutoscalerSettings#catchUpDuration()}, so a backlog is drained in
  *       bounded time; a throttled source's is its configured rate;
@@ -253,14 +254,24 @@ public final class Autoscaler {
       Instant now) {
     StageState st = states.get(s.stageId());
     int p = s.parallelism();
-    if (Double.isNaN(trueRate)) {
+    boolean unsized = Double.isNaN(trueRate);
+    if (unsized && pressured) {
       st.resetDown();
       return hold(s, String.format("%s: busy %.2f, no rate to size by", s.name(), a.busy()));
     }
-    checkScaleUp(st, trueRate);
-    int rec = fit((int) Math.ceil(p * target / (trueRate * settings.targetUtilization()) - 1e-9), s);
-    String numbers = String.format("%s: busy %.2f, true rate %s, target %s", s.name(), a.busy(), rate(trueRate),
-        rate(target));
+    int rec;
+    String numbers;
+    if (unsized) {
+      // almost never busy while nothing waits: its minimum is plenty, and keeping more would hold
+      // the whole job up when the other stages want fewer
+      rec = fit(s.min(), s);
+      numbers = String.format("%s: busy %.2f, almost idle", s.name(), a.busy());
+    } else {
+      checkScaleUp(st, trueRate);
+      rec = fit((int) Math.ceil(p * target / (trueRate * settings.targetUtilization()) - 1e-9), s);
+      numbers = String.format("%s: busy %.2f, true rate %s, target %s", s.name(), a.busy(), rate(trueRate),
+          rate(target));
+    }
     double lo = settings.targetUtilization() - settings.utilizationBand();
     double hi = settings.targetUtilization() + settings.utilizationBand();
     boolean inBounds = p >= s.min() && p <= Math.min(s.max(), s.keyGroups());

@@ -2,6 +2,7 @@ package io.tributary.scheduler.lifecycle;
 
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.SplitState;
+import io.tributary.connect.SourceBacklog;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SourcePlan;
@@ -14,12 +15,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * Asks the external systems behind jobs' sources how many records wait beyond the positions of each
- * job's latest checkpoint ({@link io.tributary.protocol.SplitEnumerator#pending}; Kafka: end offsets
+ * job's latest checkpoint ({@link io.tributary.protocol.SplitEnumerator#backlog}; Kafka: end offsets
  * minus positions), for two uses:
  *
  * <ul>
@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  *       when any source has records the job goes to {@code wake}, which resumes it on the reconcile
  *       thread; a source that cannot be asked is told once in the job's events and asked again;
  *   <li>a running job's backlog and its growth are the lag terms of the autoscaler's target rate
- *       for its sources: asked every {@link #BACKLOG_EVERY}, kept in the job's
+ *       for its sources: asked every {@link #BACKLOG_EVERY}, with what was ever written to them (so
+ *       the rate they are written at), kept in the job's
  *       {@link io.tributary.scheduler.observe.SourceBacklogs}.
  * </ul>
  *
@@ -74,13 +75,13 @@ final class SourceWatch {
 
   private void watchIdle(ManagedJob job) {
     try {
-      Map<String, Long> pending = pending(job);
+      Map<String, SourceBacklog> pending = backlogs(job);
       if (job.watchProblem() != null) {
         job.watchProblem(null);
         ctx.events.append(job.project, job.name, JobEvent.Type.STATE_CHANGED, null, null,
             "idle: its sources can be watched again");
       }
-      long total = pending.values().stream().mapToLong(Long::longValue).sum();
+      long total = pending.values().stream().mapToLong(SourceBacklog::pending).sum();
       if (total > 0) {
         wake.wake(job, total);
       }
@@ -105,7 +106,7 @@ final class SourceWatch {
     }
     job.backlogAskedAt(now);
     try {
-      pending(job).forEach((source, n) -> job.backlogs.observe(source, n, now));
+      backlogs(job).forEach((source, b) -> job.backlogs.observe(source, b.pending(), b.written(), now));
       job.backlogProblem(null);
     } catch (RuntimeException e) {
       String why = String.valueOf(e.getMessage());
@@ -118,11 +119,11 @@ final class SourceWatch {
   }
 
   /**
-   * The records waiting for each source of the job that can tell, by source operator id, beyond
-   * its latest checkpoint; empty for a job that is gone or is not to run.
+   * What waits for each source of the job that can tell, by source operator id, beyond its latest
+   * checkpoint; empty for a job that is gone or is not to run.
    */
-  private Map<String, Long> pending(ManagedJob job) {
-    Map<String, Long> out = new HashMap<>();
+  private Map<String, SourceBacklog> backlogs(ManagedJob job) {
+    Map<String, SourceBacklog> out = new HashMap<>();
     Optional<JobRecord> record = ctx.jobs.get(job.project, job.name);
     if (record.isEmpty() || record.get().desired() != DesiredState.RUNNING) {
       return out;
@@ -137,10 +138,8 @@ final class SourceWatch {
     for (StagePlan stage : plan.stages()) {
       OperatorPlan head = stage.operators().get(0);
       if (head instanceof SourcePlan source && JobSpec.WATCHABLE_SOURCES.contains(source.type())) {
-        OptionalLong n = ctx.storage.splits().pending(source, positions.getOrDefault(source.id(), Map.of()));
-        if (n.isPresent()) {
-          out.put(source.id(), n.getAsLong());
-        }
+        ctx.storage.splits().backlog(source, positions.getOrDefault(source.id(), Map.of()))
+            .ifPresent(b -> out.put(source.id(), b));
       }
     }
     return out;

@@ -20,8 +20,9 @@ import java.util.Set;
  * parallelism and bounds, its busy and backpressured fractions (those of its busiest subtask, so a
  * skewed stage is sized by its hottest key groups), the records its first operator is given and its
  * last one emits. A source whose backlog the control plane sees (Kafka: end offsets minus the latest
- * checkpoint's positions, {@link SourceBacklogs}) reports it and its growth; the target of the
- * others is the rate they read, or for a throttled generator its configured rate.
+ * checkpoint's positions, {@link SourceBacklogs}) reports it, and its growth as the rate records
+ * are written to it minus the rate it reads; the target of the others is the rate they read, or for
+ * a throttled generator its configured rate.
  */
 final class StageSamples {
   private StageSamples() {}
@@ -56,9 +57,12 @@ final class StageSamples {
       int max = bounds == null ? keyGroups : Math.max(1, bounds.max());
       int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       SourceBacklogs.Backlog waiting = ops.get(0) instanceof SourcePlan src ? backlogs.get(src.id()) : null;
+      double in = rate(first.recordsInPerSecond());
+      // the backlog grows at what is written minus what the source reads
+      double growth = waiting == null || waiting.writtenPerSecond().isEmpty() ? 0
+          : waiting.writtenPerSecond().getAsDouble() - in;
       stages.add(new StageSample(s.id(), s.name(), s.parallelism(), min, Math.max(min, max), keyGroups,
-          fraction(busyMs), fraction(backpressuredMs), rate(first.recordsInPerSecond()),
-          rate(last.recordsOutPerSecond()), waiting == null ? 0 : waiting.growthPerSecond(),
+          fraction(busyMs), fraction(backpressuredMs), in, rate(last.recordsOutPerSecond()), growth,
           waiting == null ? 0 : waiting.records(), configuredRate(ops.get(0))));
     }
     Set<JobSample.Edge> edges = new LinkedHashSet<>();

@@ -106,10 +106,13 @@ class AutoscalerModelTest {
   }
 
   @Test
-  void anIdleStageIsNotSized() {
-    StageSample work = StageSample.inner(1, "work", 4, 1, 32, 128, 0, 0, 0, 0);
+  void anAlmostIdleStageWantsItsMinimumUnlessTheJobLags() {
+    StageSample work = StageSample.inner(1, "work", 4, 1, 32, 128, 0.004, 0, 100, 100);
 
-    assertThat(decide(source(0, 0, 0), work).explanation())
+    ScalingDecision quiet = decide(source(100, 0, 0), work);
+    assertThat(quiet.explanation()).isEqualTo("work: busy 0.00, almost idle → 4 → 1");
+    assertThat(quiet.to()).isEqualTo(1);
+    assertThat(decide(source(100, 6_000, 0), work).explanation()).as("the source lags: the stage is not sized")
         .isEqualTo("work: busy 0.00, no rate to size by; stays at 4");
   }
 

@@ -3,37 +3,42 @@ package io.tributary.scheduler.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
-/** A source's backlog as observed now and then, and how fast it grows. */
+/** A source's backlog as observed now and then, and the rate it is written at. */
 class SourceBacklogsTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   @Test
-  void theGrowthIsTheSlopeOverTheLastMinuteOfObservations() {
+  void theWriteRateIsTheGrowthOfWhatWasEverWrittenOverTheLastFifteenSeconds() {
     SourceBacklogs b = new SourceBacklogs();
     assertThat(b.current()).isEmpty();
-    b.observe("orders", 1_000, T0);
-    assertThat(b.current().get("orders")).as("one observation: no growth yet")
-        .isEqualTo(new SourceBacklogs.Backlog(1_000, 0));
-    b.observe("orders", 6_000, T0.plusSeconds(10));
-    assertThat(b.current().get("orders").growthPerSecond()).isEqualTo(500);
-    // a backlog that is drained shrinks: negative growth
-    for (int s = 15; s <= 120; s += 5) {
-      b.observe("orders", 6_000 - (s - 10) * 40L, T0.plusSeconds(s));
+    b.observe("orders", 1_000, 50_000, T0);
+    assertThat(b.current().get("orders")).as("one observation: no rate yet")
+        .isEqualTo(new SourceBacklogs.Backlog(1_000, OptionalDouble.empty()));
+    b.observe("orders", 6_000, 55_000, T0.plusSeconds(5));
+    assertThat(b.current().get("orders").writtenPerSecond()).hasValue(1_000);
+    // the writers slow down to 200/s: after 15 s only the new rate counts
+    long written = 55_000;
+    for (int s = 10; s <= 40; s += 5) {
+      written += 1_000;
+      b.observe("orders", 3_000, written, T0.plusSeconds(s));
     }
     SourceBacklogs.Backlog now = b.current().get("orders");
-    assertThat(now.records()).isEqualTo(1_600);
-    assertThat(now.growthPerSecond()).as("over the last minute only: 4000 → 1600").isEqualTo(-40.0);
+    assertThat(now.records()).isEqualTo(3_000);
+    assertThat(now.writtenPerSecond()).hasValue(200);
   }
 
   @Test
-  void aNewAttemptOrAClockThatGoesBackStartsOver() {
+  void aNewAttemptAClockThatGoesBackOrARecreatedTopicStartsOver() {
     SourceBacklogs b = new SourceBacklogs();
-    b.observe("orders", 100, T0);
-    b.observe("orders", 200, T0.plusSeconds(10));
-    b.observe("orders", 50, T0.plusSeconds(5));
-    assertThat(b.current().get("orders")).isEqualTo(new SourceBacklogs.Backlog(50, 0));
+    b.observe("orders", 100, 1_000, T0);
+    b.observe("orders", 200, 2_000, T0.plusSeconds(10));
+    b.observe("orders", 50, 2_500, T0.plusSeconds(5));
+    assertThat(b.current().get("orders")).isEqualTo(new SourceBacklogs.Backlog(50, OptionalDouble.empty()));
+    b.observe("orders", 10, 20, T0.plusSeconds(15));
+    assertThat(b.current().get("orders").writtenPerSecond()).as("fewer records ever written: a new topic").isEmpty();
     b.clear();
     assertThat(b.current()).isEmpty();
   }

@@ -36,7 +36,7 @@ class StageRecommendationsTest {
   @Test
   void aStageIsSampledByItsFirstOperatorsInputItsLastOperatorsOutputAndItsBusiestTimes() {
     List<OperatorMetricsView> ops = List.of(
-        view("src", 0, 1, 0, 10_000, 500, 400),
+        view("src", 0, 1, 10_000, 10_000, 500, 400),
         view("work", 1, 1, 10_000, 5_000, 900, 0),
         view("out", 1, 1, 5_000, 5_000, 300, 50));
 
@@ -61,11 +61,15 @@ class StageRecommendationsTest {
     assertThat(StageSamples.of(throttled, ops, null, Map.of()).stage(0).configuredRate()).hasValue(2_000);
     assertThat(s.stage(0).backlog()).as("a source that cannot tell its backlog").isZero();
 
-    StageSample lagging = StageSamples.of(PLAN, ops, null, Map.of("src", new SourceBacklogs.Backlog(90_000, 1_500)))
-        .stage(0);
+    StageSample lagging = StageSamples.of(PLAN, ops, null, Map.of("src",
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.of(11_500)))).stage(0);
     assertThat(lagging.backlog()).isEqualTo(90_000);
-    assertThat(lagging.lagGrowthRate()).isEqualTo(1_500);
-    assertThat(StageSamples.of(PLAN, ops, null, Map.of("work", new SourceBacklogs.Backlog(5, 5))).stage(1).backlog())
+    assertThat(lagging.lagGrowthRate()).as("written 11.5k/s, read 10k/s").isEqualTo(1_500);
+    assertThat(StageSamples.of(PLAN, ops, null, Map.of("src",
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.empty()))).stage(0).lagGrowthRate())
+        .as("no write rate yet").isZero();
+    assertThat(StageSamples.of(PLAN, ops, null, Map.of("work",
+        new SourceBacklogs.Backlog(5, java.util.OptionalDouble.of(5)))).stage(1).backlog())
         .as("only a source stage has a backlog").isZero();
   }
 

@@ -48,14 +48,14 @@ public interface SourceConnector {
   boolean bounded();
 
   /**
-   * How many records wait beyond {@code positions} (split id to a position its reader returned; a
-   * split missing from it counts from where a new reader would start), asked of the external system:
-   * what lets the control plane see new input while the job holds no worker. Empty when this source
-   * cannot tell.
+   * What waits beyond {@code positions} (split id to a position its reader returned; a split
+   * missing from it counts from where a new reader would start), and how much was ever written,
+   * asked of the external system: what lets the control plane see new input while the job holds no
+   * worker. Empty when this source cannot tell.
    *
    * @throws ConnectorException if the external system cannot be reached or asked
    */
-  default java.util.OptionalLong pending(java.util.Map<String, String> positions) {
-    return java.util.OptionalLong.empty();
+  default java.util.Optional<SourceBacklog> backlog(java.util.Map<String, String> positions) {
+    return java.util.Optional.empty();
   }
 }

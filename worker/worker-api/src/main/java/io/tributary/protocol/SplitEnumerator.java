@@ -19,14 +19,16 @@ public interface SplitEnumerator {
   boolean canResume(SourcePlan source, String splitId);
 
   /**
-   * How many records of {@code source} wait beyond {@code positions} (split id to position, as a
-   * checkpoint recorded them; a split missing from it counts from where a new reader would start),
-   * asked of the external system itself: what lets the control plane see new input while the job
-   * holds no worker. Empty when the source cannot tell (files, generators).
+   * What of {@code source} waits beyond {@code positions} (split id to position, as a checkpoint
+   * recorded them; a split missing from it counts from where a new reader would start), and how
+   * much was ever written, asked of the external system itself: what lets the control plane see new
+   * input while the job holds no worker, and a job's input rate and backlog. Empty when the source
+   * cannot tell (files, generators).
    *
    * @throws WorkerException if the source cannot be reached (EXTERNAL) or is misconfigured (USER)
    */
-  default java.util.OptionalLong pending(SourcePlan source, java.util.Map<String, String> positions) {
-    return java.util.OptionalLong.empty();
+  default java.util.Optional<io.tributary.connect.SourceBacklog> backlog(SourcePlan source,
+      java.util.Map<String, String> positions) {
+    return java.util.Optional.empty();
   }
 }

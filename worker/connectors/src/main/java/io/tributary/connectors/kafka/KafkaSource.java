@@ -126,18 +126,19 @@ public final class KafkaSource implements SourceConnector {
     return false;
   }
 
-  /** How long {@link #pending} waits for the broker. */
+  /** How long {@link #backlog} waits for the broker. */
   private static final long PENDING_TIMEOUT_MS = 5_000;
 
   /**
-   * The records beyond {@code positions} on every partition of the topic: its end offset minus the
-   * position (a partition without one counts from where a new reader starts: the group's committed
-   * offset, else the earliest offset, or nothing when reading from the latest). Under
+   * The records beyond {@code positions} on every partition of the topic (its end offset minus the
+   * position; a partition without one counts from where a new reader starts: the group's committed
+   * offset, else the earliest offset, or nothing when reading from the latest), and the sum of its
+   * end offsets (what was ever written; records deleted by retention still count). Under
    * {@code isolation.level=read_committed} end offsets are the last stable ones, and a committed
    * transaction's marker counts as one record: at worst a job resumes to read nothing.
    */
   @Override
-  public java.util.OptionalLong pending(Map<String, String> positions) {
+  public java.util.Optional<io.tributary.connect.SourceBacklog> backlog(Map<String, String> positions) {
     Map<String, Object> adminConfig = new HashMap<>(consumerConfig);
     adminConfig.keySet().retainAll(AdminClientConfig.configNames());
     boolean committedOnly = "read_committed".equals(
@@ -174,7 +175,9 @@ public final class KafkaSource implements SourceConnector {
         }
       }
       long pending = 0;
+      long written = 0;
       for (var e : endOffsets.entrySet()) {
+        written += e.getValue().offset();
         String at = positions.get(new KafkaSplit(topic, e.getKey().partition()).id());
         long start;
         if (at != null) {
@@ -188,7 +191,7 @@ public final class KafkaSource implements SourceConnector {
         }
         pending += Math.max(0, e.getValue().offset() - start);
       }
-      return java.util.OptionalLong.of(pending);
+      return java.util.Optional.of(new io.tributary.connect.SourceBacklog(pending, written));
     } catch (ExecutionException e) {
       throw new ConnectorException("kafka source '" + sourceId + "': cannot read the offsets of topic '" + topic
           + "' at " + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": "

@@ -33,9 +33,10 @@ public final class ConnectorSplitEnumerator implements SplitEnumerator {
   }
 
   @Override
-  public java.util.OptionalLong pending(SourcePlan source, java.util.Map<String, String> positions) {
+  public java.util.Optional<io.tributary.connect.SourceBacklog> backlog(SourcePlan source,
+      java.util.Map<String, String> positions) {
     try {
-      return connectors.source(source).pending(positions);
+      return connectors.source(source).backlog(positions);
     } catch (RuntimeException e) {
       throw new WorkerException(Failures.classify(e), e);
     }

@@ -57,8 +57,9 @@ public interface ConnectorFactory {
           }
 
           @Override
-          public java.util.OptionalLong pending(java.util.Map<String, String> positions) {
-            return delegate.pending(positions);
+          public java.util.Optional<io.tributary.connect.SourceBacklog> backlog(
+              java.util.Map<String, String> positions) {
+            return delegate.backlog(positions);
           }
         };
       }

@@ -131,7 +131,12 @@ final class SourceInput implements TaskInput, SplitOutput {
       // end the batch where the split's watermark is due, so it goes out right after that record
       budget = Math.min(budget, WATERMARK_INTERVAL - s.sinceWatermark);
     }
+    long readStart = System.nanoTime();
     int n = s.reader.read(this, budget);
+    if (n == 0) {
+      // a reader may wait a little for its system (a Kafka poll): that wait found nothing, so idle
+      task.times().addIdle(System.nanoTime() - readStart);
+    }
     currentSplit = null;
     throttled += Math.max(n, 0);
     if (n == SplitReader.END) {

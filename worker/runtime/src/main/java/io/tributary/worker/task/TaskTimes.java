@@ -71,6 +71,19 @@ public final class TaskTimes {
     version++;
   }
 
+  /**
+   * The task thread spent {@code nanos} in a call that waited for input without blocking the task
+   * (a source reader polling its external system and finding nothing): idle time, not busy.
+   */
+  void addIdle(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    version++;
+    idleNanos += nanos;
+    version++;
+  }
+
   /** The task thread ends (after its last wait). */
   void stop(long nowNanos) {
     endWait(nowNanos);

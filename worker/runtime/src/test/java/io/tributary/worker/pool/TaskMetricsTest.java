@@ -74,15 +74,7 @@ class TaskMetricsTest {
 
   @Test
   void aTaskWithNothingToReadAccruesIdleTime() throws Exception {
-    TestConnectors connectors = new TestConnectors().source("test-empty", new Empty())
-        .sink("test-none", r -> {});
-    ExecutionPlan plan = new ExecutionPlan("idle", 128, "heap", List.of(
-        new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "test-empty", "json", null, 0, null, Map.of())),
-            List.of()),
-        new StagePlan(1, "out", 1, List.of(new SinkPlan("out", "test-none", "json", Map.of())), List.of())),
-        List.of(new EdgePlan(0, "src", null, 1, "out", EdgePlan.Partitioning.REBALANCE, List.of())));
-    LocalAttempt job = TestAttempts.start(plan, InProcessWorkerPool.Options.of(Map.of("heap", new HeapStateBackendFactory()))
-        .withConnectors(connectors));
+    LocalAttempt job = emptySourceToSink(new Empty());
     try {
       for (StreamTask t : job.tasks()) {
         await(t.name() + " accrues idle time", () -> t.times().read(System.nanoTime()).idleNanos() > WAITED);
@@ -90,6 +82,19 @@ class TaskMetricsTest {
         assertThat(s.idleNanos()).as(t.name()).isGreaterThan(s.busyNanos());
         assertThat(s.backpressuredNanos()).as(t.name()).isZero();
       }
+    } finally {
+      job.close();
+    }
+  }
+
+  @Test
+  void aSourceWhoseReaderWaitsForItsSystemAndFindsNothingIsIdleNotBusy() throws Exception {
+    LocalAttempt job = emptySourceToSink(new Empty(TimeUnit.MILLISECONDS.toNanos(2)));
+    try {
+      StreamTask source = job.tasks().get(0);
+      await("the polling source accrues idle time", () -> source.times().read(System.nanoTime()).idleNanos() > WAITED);
+      TaskTimes.Sample s = source.times().read(System.nanoTime());
+      assertThat(s.busyNanos()).as("time in reads that found nothing is not busy").isLessThan(s.idleNanos() / 4);
     } finally {
       job.close();
     }
@@ -157,7 +162,30 @@ class TaskMetricsTest {
   }
 
   /** One split that never has anything to read. */
+  /** Starts {@code source} -> a sink that drops everything, one subtask each. */
+  private static LocalAttempt emptySourceToSink(Empty source) {
+    TestConnectors connectors = new TestConnectors().source("test-empty", source).sink("test-none", r -> {});
+    ExecutionPlan plan = new ExecutionPlan("idle", 128, "heap", List.of(
+        new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "test-empty", "json", null, 0, null, Map.of())),
+            List.of()),
+        new StagePlan(1, "out", 1, List.of(new SinkPlan("out", "test-none", "json", Map.of())), List.of())),
+        List.of(new EdgePlan(0, "src", null, 1, "out", EdgePlan.Partitioning.REBALANCE, List.of())));
+    return TestAttempts.start(plan, InProcessWorkerPool.Options.of(Map.of("heap", new HeapStateBackendFactory()))
+        .withConnectors(connectors));
+  }
+
   private static final class Empty implements SourceConnector {
+    /** How long each read waits for its (absent) system before it returns nothing. */
+    private final long pollNanos;
+
+    Empty() {
+      this(0);
+    }
+
+    Empty(long pollNanos) {
+      this.pollNanos = pollNanos;
+    }
+
     @Override
     public List<? extends SourceSplit> splits(int parallelism) {
       return List.of(() -> "empty");
@@ -168,6 +196,9 @@ class TaskMetricsTest {
       return new SplitReader() {
         @Override
         public int read(SplitOutput out, int max) {
+          if (pollNanos > 0) {
+            LockSupport.parkNanos(pollNanos); // as a Kafka consumer's poll waits for the broker
+          }
           return 0;
         }
 
