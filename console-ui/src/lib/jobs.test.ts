@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobEvent } from '../api/types';
-import { canResume, idleReason } from './jobs';
+import { canResume, describeParallelism, idleReason } from './jobs';
 
 function event(sequence: number, to: JobEvent['to'], message: string): JobEvent {
   return { sequence, at: '2026-12-03T10:00:00Z', kind: 'state-changed', to, message };
@@ -28,5 +28,17 @@ describe('canResume', () => {
     const job = { desiredState: 'RUNNING', observedState: 'idle' } as unknown as Parameters<typeof canResume>[0];
     expect(canResume(job)).toBe(true);
     expect(canResume({ ...job, observedState: 'running' })).toBe(false);
+  });
+});
+
+describe('describeParallelism', () => {
+  const job = (extra: object) =>
+    ({ parallelism: 2, spec: { parallelism: { initial: 2, min: 1, max: 4 } }, ...extra }) as unknown as Parameters<
+      typeof describeParallelism
+    >[0];
+
+  it('shows the bounds, and the stages that run at their own', () => {
+    expect(describeParallelism(job({}))).toBe('2 (1–4)');
+    expect(describeParallelism(job({ stageParallelism: { 'per-user': 4 } }))).toBe('2 (1–4); per-user 4');
   });
 });

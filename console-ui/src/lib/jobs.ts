@@ -15,11 +15,12 @@ export function parallelismBounds(spec: JobSpec): ParallelismBounds {
   return { initial, min: p.min ?? initial, max: p.max ?? initial };
 }
 
-/** "2 (1–8)", or "2 (pinned)" when min equals max; "—" for no deployed task. */
+/** "2 (1–8)", or "2 (pinned)" when min equals max, then the stages at their own ("; per-user 4"); "—" for no deployed task. */
 export function describeParallelism(job: Job): string {
   const { min, max } = parallelismBounds(job.spec);
   const current = job.parallelism ?? '—';
-  return min === max ? `${current} (pinned)` : `${current} (${min}–${max})`;
+  const own = Object.entries(job.stageParallelism ?? {}).map(([stage, p]) => `${stage} ${p}`);
+  return (min === max ? `${current} (pinned)` : `${current} (${min}–${max})`) + (own.length ? `; ${own.join(', ')}` : '');
 }
 
 export const OBSERVED_STATES: readonly ObservedState[] = [

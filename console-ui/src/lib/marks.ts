@@ -4,13 +4,15 @@ import type { JobEvent } from '../api/types';
 export interface ChartMark {
   /** Epoch milliseconds. */
   at: number;
-  /** The short text next to the mark (`1 → 2`). */
+  /** The short text next to the mark (`per-key 1 → 2`, or `1 → 2` for an older decision). */
   label: string;
   /** The whole event message, shown on hover. */
   detail: string;
 }
 
-const AUTOSCALER = /^autoscaler: parallelism (\d+ → \d+)/;
+// `autoscaler: per-key 1 → 2, src 2 → 3 (numbers)`; before stages had their own parallelism:
+// `autoscaler: parallelism 1 → 2 (numbers)`
+const AUTOSCALER = /^autoscaler: (?:parallelism )?([^()]*?\d+ → \d+) \(/;
 
 /** The autoscaler's decisions among `events` since `sinceMs`, oldest first. */
 export function autoscalerMarks(events: readonly JobEvent[] | null, sinceMs: number): ChartMark[] {

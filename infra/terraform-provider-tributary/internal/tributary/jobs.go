@@ -85,7 +85,7 @@ func (c *Client) ResumeJob(ctx context.Context, project, name, from string) (*Jo
 // RescaleJob sets a job's parallelism (a running job keeps its state through a savepoint).
 func (c *Client) RescaleJob(ctx context.Context, project, name string, parallelism int32) (*Job, error) {
 	job, resp, err := c.api.JobActionsAPI.RescaleJob(ctx, project, name).
-		RescaleRequest(apiclient.RescaleRequest{Parallelism: parallelism}).Execute()
+		RescaleRequest(apiclient.RescaleRequest{Parallelism: &parallelism}).Execute()
 	return job, c.wrap(fmt.Sprintf("rescale job %s in project %s", name, project), resp, err)
 }
 

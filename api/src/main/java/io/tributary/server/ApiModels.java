@@ -70,6 +70,9 @@ final class ApiModels {
     if (v.parallelism() > 0) {
       job.parallelism(v.parallelism());
     }
+    if (!v.stageParallelism().isEmpty()) {
+      job.stageParallelism(v.stageParallelism());
+    }
     if (v.lastCheckpoint() != null) {
       job.lastCheckpoint(checkpoint(v.lastCheckpoint()));
     }

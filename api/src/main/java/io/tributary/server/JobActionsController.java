@@ -43,7 +43,8 @@ class JobActionsController extends AbstractJobActionsController {
   public Mono<Job> rescaleJob(String project, String name, RescaleRequest body) {
     access.require(project, Role.EDITOR);
     ETags.accepted();
-    return Blocking.call(() -> ApiModels.job(jobs.rescale(project, name, body.getParallelism())));
+    java.util.Map<String, Integer> stages = body.getStages() == null ? java.util.Map.of() : body.getStages();
+    return Blocking.call(() -> ApiModels.job(jobs.rescale(project, name, body.getParallelism(), stages)));
   }
 
   @Override

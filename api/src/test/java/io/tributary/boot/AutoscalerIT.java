@@ -38,13 +38,13 @@ class AutoscalerIT {
     try (JobManager jobs = EmbeddedServices.controlPlane(tmp.resolve("data"), ControlTests.settings())) {
       jobs.apply("default", "hot", spec, null);
       ControlTests.awaitState(jobs, "default", "hot", ObservedState.RUNNING);
-      ControlTests.await("the autoscaler rescales the job to 2", Duration.ofSeconds(120), () ->
-          jobs.get("default", "hot").parallelism() == 2
+      ControlTests.await("the autoscaler rescales the window's stage to 2", Duration.ofSeconds(120), () ->
+          jobs.get("default", "hot").stageParallelism().getOrDefault("per-key", 1) == 2
               && jobs.get("default", "hot").observed() == ObservedState.RUNNING);
       JobEvent decided = jobs.events("default", "hot").stream()
           .filter(e -> e.type() == JobEvent.Type.AUTOSCALED).findFirst().orElseThrow();
       System.out.println("AutoscalerIT decision: " + decided.message());
-      assertThat(decided.message()).startsWith("autoscaler: parallelism 1 → 2 (")
+      assertThat(decided.message()).startsWith("autoscaler: per-key 1 → 2 (per-key -> out: ")
           .containsPattern("busy \\d\\.\\d\\d, true rate [\\d.]+[kM]?/s, target [\\d.]+[kM]?/s → 1 → 2");
       assertThat(jobs.events("default", "hot")).as("one decision: 2 is the bound")
           .filteredOn(e -> e.type() == JobEvent.Type.AUTOSCALED).hasSize(1);

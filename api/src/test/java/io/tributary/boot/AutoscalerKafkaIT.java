@@ -95,13 +95,17 @@ class AutoscalerKafkaIT {
       ControlTests.awaitState(jobs, P, "clicks", ObservedState.RUNNING);
 
       feed.rate = 1_500; // more than one subtask reads: the backlog grows
-      ControlTests.await("the autoscaler scales the job up to 2", Duration.ofSeconds(120), () -> failedOr(jobs)
-          && jobs.get(P, "clicks").parallelism() == 2 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
+      ControlTests.await("the autoscaler scales the source's stage up to 2", Duration.ofSeconds(120), () ->
+          failedOr(jobs) && stageAt(jobs, "clicks") == 2 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
+      assertThat(stageAt(jobs, "per-user")).as("the window's stage, almost idle, stays at its minimum").isEqualTo(1);
+      assertThat(jobs.get(P, "clicks").tasks()).extracting(t -> t.stage())
+          .containsExactlyInAnyOrder("clicks", "clicks", "per-user -> out");
 
       feed.rate = 20;
       try {
-        ControlTests.await("the autoscaler scales the job back down to 1", Duration.ofSeconds(120), () -> failedOr(jobs)
-            && jobs.get(P, "clicks").parallelism() == 1 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
+        ControlTests.await("the autoscaler scales the source's stage back down to 1", Duration.ofSeconds(120),
+            () -> failedOr(jobs) && stageAt(jobs, "clicks") == 1
+                && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + "; events:\n" + ControlTests.timeline(jobs.events(P, "clicks"))
             + "\nmetrics:\n" + jobs.prometheus().lines().filter(l -> l.contains("recommended")
@@ -120,10 +124,16 @@ class AutoscalerKafkaIT {
       System.out.println("AutoscalerKafkaIT: " + feed.written + " records; decisions:");
       decisions.forEach(d -> System.out.println("  " + d.time() + " " + d.message()));
       assertThat(committed).as("committed window results through the rescales (read_committed)").isEqualTo(expected);
-      assertThat(decisions.get(0).message()).startsWith("autoscaler: parallelism 1 → 2 (")
+      assertThat(decisions.get(0).message()).startsWith("autoscaler: clicks 1 → 2 (clicks: ")
           .as("the source's target counts its backlog on the topic").containsPattern("target [\\d.]+k?/s");
-      assertThat(decisions).anySatisfy(d -> assertThat(d.message()).startsWith("autoscaler: parallelism 2 → 1 ("));
+      assertThat(decisions).anySatisfy(d -> assertThat(d.message()).startsWith("autoscaler: clicks 2 → 1 ("));
     }
+  }
+
+  /** The parallelism the stage that begins with operator {@code head} runs at (or will). */
+  private static int stageAt(JobManager jobs, String head) {
+    var view = jobs.get(P, "clicks");
+    return view.stageParallelism().getOrDefault(head, view.parallelism());
   }
 
   private static boolean failedOr(JobManager jobs) {

@@ -138,6 +138,47 @@ class JobManagerApplyIT {
   }
 
   @Test
+  void aStageRescalesOnItsOwnKeepsItThroughASpecChangeAndFollowsAJobWideRescale() {
+    String spec = trickle("clicks", "{initial: 1, min: 1, max: 2}");
+    jobs.apply("default", "clicks", spec, null);
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    assertThatThrownBy(() -> jobs.rescale("default", "clicks", null, java.util.Map.of("nowhere", 2)))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+          assertThat(e.field()).isEqualTo("stages/nowhere");
+          assertThat(e.getMessage()).contains("its stages begin with numbers, by-key");
+        });
+    assertThatThrownBy(() -> jobs.rescale("default", "clicks", null, java.util.Map.of("out", 3)))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+          assertThat(e.field()).isEqualTo("stages/out");
+          assertThat(e.getMessage()).contains("max 2");
+        });
+
+    JobView rescaled = jobs.rescale("default", "clicks", null, java.util.Map.of("out", 2));
+
+    assertThat(rescaled.parallelism()).isEqualTo(1);
+    assertThat(rescaled.stageParallelism()).as("kept under the stage's first operator")
+        .containsExactlyEntriesOf(java.util.Map.of("by-key", 2));
+    JobView running = awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    assertThat(running.tasks()).extracting(t -> t.stage() + "/" + t.subtask())
+        .containsExactlyInAnyOrder("numbers/0", "by-key -> out/0", "by-key -> out/1");
+    assertThat(jobs.events("default", "clicks")).filteredOn(e -> e.type() == JobEvent.Type.STATE_CHANGED)
+        .extracting(JobEvent::message).anySatisfy(m -> assertThat(m).contains("from parallelism 1 to 1 (by-key 2)"));
+
+    jobs.apply("default", "clicks", spec.replace("maxRecordsPerSecond: 50", "maxRecordsPerSecond: 60"), null);
+    assertThat(jobs.get("default", "clicks").stageParallelism()).as("a spec with the same parallelism keeps it")
+        .containsExactlyEntriesOf(java.util.Map.of("by-key", 2));
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    assertThat(jobs.rescale("default", "clicks", null, java.util.Map.of("by-key", 1)).stageParallelism())
+        .as("a stage given the job's parallelism follows the job again").isEmpty();
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    jobs.rescale("default", "clicks", null, java.util.Map.of("numbers", 2));
+    awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
+    JobView wide = jobs.rescale("default", "clicks", 2);
+    assertThat(wide.stageParallelism()).as("a job-wide rescale sets every stage").isEmpty();
+    assertThat(awaitState(jobs, "default", "clicks", ObservedState.RUNNING).tasks()).hasSize(4);
+  }
+
+  @Test
   void aStoppedJobTakesNoSavepointAndRunsAtItsNewParallelismOnResume() {
     jobs.apply("default", "clicks", trickle("clicks", "{initial: 1, min: 1, max: 2}"), null);
     awaitState(jobs, "default", "clicks", ObservedState.RUNNING);

@@ -76,7 +76,7 @@ class ReconcileIT {
 
     JobRecord r = records.get(P, "trickle").orElseThrow();
     String changed = trickle("trickle", "2");
-    records.put(r.withSpec(changed, SpecFingerprint.of(JobSpecs.parse(changed)), null, Instant.now()), r.version());
+    records.put(r.withSpec(changed, SpecFingerprint.of(JobSpecs.parse(changed)), null, java.util.Map.of(), Instant.now()), r.version());
     ControlTests.await("the job runs at parallelism 2", Duration.ofSeconds(30),
         () -> timeline(jobs.events(P, "trickle")).contains("at parallelism 2")
             && jobs.get(P, "trickle").observed() == ObservedState.RUNNING);

@@ -140,6 +140,32 @@ class BadInputIT {
   }
 
   @Test
+  void aRescaleOfStagesNamesTheStageThatIsWrong() throws Exception {
+    String spec = io.tributary.boot.ControlTests.trickle("stages", "{initial: 1, min: 1, max: 2}");
+    assertThat(put("stages", body(spec)).statusCode()).isEqualTo(201);
+    try {
+      refusedRescalesOfStages("/v1/projects/default/jobs/stages/rescale");
+    } finally {
+      ServerTests.send(server, "DELETE", "/v1/projects/default/jobs/stages", ServerTests.ADMIN, null);
+    }
+    nothingStored();
+  }
+
+  private static void refusedRescalesOfStages(String rescale) throws Exception {
+    JsonNode unknown = problem(ServerTests.send(server, "POST", rescale, ServerTests.ADMIN,
+        "{\"stages\": {\"nowhere\": 2}}"), 400);
+    assertThat(unknown.findValuesAsText("pointer")).containsExactly("/stages/nowhere");
+    assertThat(unknown.path("detail").asText()).contains("no operator 'nowhere'");
+    JsonNode neither = problem(ServerTests.send(server, "POST", rescale, ServerTests.ADMIN, "{}"), 400);
+    assertThat(neither.findValuesAsText("pointer")).containsExactly("/parallelism");
+    problem(ServerTests.send(server, "POST", rescale, ServerTests.ADMIN, "{\"stages\": {\"by-key\": \"two\"}}"), 400);
+    JsonNode beyond = problem(ServerTests.send(server, "POST", rescale, ServerTests.ADMIN,
+        "{\"stages\": {\"out\": 3}}"), 400);
+    assertThat(beyond.findValuesAsText("pointer")).containsExactly("/stages/out");
+    assertThat(beyond.path("detail").asText()).contains("max 2");
+  }
+
+  @Test
   void unknownProjectsJobsAndRoutes() throws Exception {
     JsonNode p = problem(ServerTests.send(server, "PUT", "/v1/projects/ghost/jobs/x", ServerTests.ADMIN,
         body(ServerTests.trickle("x", 1))), 404);

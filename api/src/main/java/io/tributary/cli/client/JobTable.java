@@ -17,11 +17,21 @@ final class JobTable {
       t.row(job.getName(),
           job.getDesiredState() == null ? "-" : job.getDesiredState().getValue().toLowerCase(java.util.Locale.ROOT),
           job.getObservedState() == null ? "-" : job.getObservedState().getValue(),
-          job.getParallelism() == null ? "-" : String.valueOf(job.getParallelism()),
+          parallelism(job),
           checkpoint(job.getLastCheckpoint(), now),
           Human.age(job.getCreatedAt(), now));
     }
     return t;
+  }
+
+  /** {@code 2}, or with stages at their own {@code 2 (per-user 4)}; "-" when unknown. */
+  static String parallelism(Job job) {
+    String p = job.getParallelism() == null ? "-" : String.valueOf(job.getParallelism());
+    if (job.getStageParallelism() == null || job.getStageParallelism().isEmpty()) {
+      return p;
+    }
+    return p + " (" + String.join(", ", new java.util.TreeMap<>(job.getStageParallelism()).entrySet().stream()
+        .map(e -> e.getKey() + " " + e.getValue()).toList()) + ")";
   }
 
   /** {@code #42 (12s ago)}, {@code #43 failed}, {@code #44 in progress}, or "-". */

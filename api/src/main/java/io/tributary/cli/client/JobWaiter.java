@@ -46,8 +46,26 @@ final class JobWaiter {
   }
 
   Job rescaled(Job changed, int parallelism) throws ApiException {
-    return await(changed, "run at parallelism " + parallelism,
-        j -> is(j, ObservedState.RUNNING) && Integer.valueOf(parallelism).equals(j.getParallelism()));
+    return rescaled(changed, parallelism, java.util.Map.of());
+  }
+
+  /**
+   * Waits until the job runs at {@code parallelism} (null: any) with each stage named in {@code
+   * stages} (by any of its operators' ids) running that many tasks.
+   */
+  Job rescaled(Job changed, Integer parallelism, java.util.Map<String, Integer> stages) throws ApiException {
+    String goal = "run" + (parallelism != null ? " at parallelism " + parallelism : "")
+        + (stages.isEmpty() ? "" : " with " + stages);
+    return await(changed, goal, j -> is(j, ObservedState.RUNNING)
+        && (parallelism == null || parallelism.equals(j.getParallelism()))
+        && stages.entrySet().stream().allMatch(e -> tasksOf(j, e.getKey()) == e.getValue()));
+  }
+
+  /** How many tasks of {@code job}'s current attempt run the stage of operator {@code operatorId}. */
+  private static long tasksOf(Job job, String operatorId) {
+    return job.getTasks() == null ? 0 : job.getTasks().stream()
+        .filter(t -> t.getStage() != null && java.util.Arrays.asList(t.getStage().split(" -> ")).contains(operatorId))
+        .count();
   }
 
   private Job await(Job changed, String goal, Predicate<Job> done) throws ApiException {

@@ -114,12 +114,23 @@ class ClientCommandsIT {
 
     assertThat(ok(cli("rescale", job, "2", "--wait"))).isEqualTo("job trickle running at parallelism 2\n");
     assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).get("parallelism").asInt()).isEqualTo(2);
+    assertThat(ok(cli("rescale", job, "--stage", "counts=1", "--wait")))
+        .isEqualTo("job trickle running with stage counts at 1\n");
+    assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).at("/stageParallelism/counts").asInt()).isEqualTo(1);
+    assertThat(ok(cli("get", job)).lines().skip(1).findFirst().orElseThrow()).contains(" 2 (counts 1) ");
+    Run nothing = cli("rescale", job);
+    assertThat(nothing.code).as("neither N nor --stage").isEqualTo(2);
+    assertOneErrorLine(nothing);
+    Run unknown = cli("rescale", job, "--stage", "nowhere=2");
+    assertThat(unknown.code).isEqualTo(2);
+    assertThat(unknown.err).contains("nowhere");
+    assertOneErrorLine(unknown);
 
     assertThat(ok(cli("savepoints", job, "--trigger", "--wait"))).matches("savepoint \\S+ of job trickle completed\n");
     assertThat(ok(cli("savepoints", job, "--delete", savepoint)))
         .isEqualTo("savepoint " + savepoint + " of job trickle deleted\n");
     assertThat(JSON.readTree(ok(cli("savepoints", job, "-o", "json"))).get("items").findValuesAsText("id"))
-        .hasSize(2).doesNotContain(savepoint);
+        .as("the two rescales' and the triggered one").hasSize(3).doesNotContain(savepoint);
 
     String events = ok(cli("events", job));
     assertThat(events.lines().findFirst().orElseThrow()).matches("AGE +KIND +STATE +MESSAGE");

@@ -67,6 +67,14 @@ class ClientFormattingTest {
         "idle     stopped   stopped   -             -                 3d");
   }
 
+  @Test
+  void aJobWithStagesAtTheirOwnParallelismShowsThem() {
+    Job job = new Job().name("clicks").parallelism(2).stageParallelism(java.util.Map.of("per-user", 4, "clicks", 1));
+
+    assertThat(JobTable.parallelism(job)).isEqualTo("2 (clicks 1, per-user 4)");
+    assertThat(JobTable.parallelism(new Job().name("x").parallelism(3))).isEqualTo("3");
+  }
+
   private static OffsetDateTime at(String instant) {
     return OffsetDateTime.ofInstant(Instant.parse(instant), ZoneOffset.UTC);
   }

@@ -136,18 +136,29 @@ final class JobActions {
    * Sets the job's parallelism to {@code n}; a job that runs is rescaled (contract C7): savepoint,
    * stop, start at {@code n} from the savepoint, the key groups divided anew (from the latest
    * checkpoint if it is not RUNNING or the savepoint fails). A job at rest runs at {@code n} on its
-   * next start.
+   * next start. {@code rescaled} is {@code record} with the new parallelism of the job and its stages.
    */
-  JobRecord rescale(ManagedJob job, JobRecord record, JobSpec spec, int current, int n) throws InterruptedException {
-    JobRecord next = ctx.save(record.withParallelism(n, ctx.now()));
+  JobRecord rescale(ManagedJob job, JobRecord record, JobSpec spec, JobRecord rescaled) throws InterruptedException {
+    String from = describeParallelism(record, spec);
+    String to = describeParallelism(rescaled, spec);
+    JobRecord next = ctx.save(rescaled);
     ObservedState s = job.state();
     if (s.active()) {
       boolean savepoint = s == ObservedState.RUNNING;
-      Ending e = endRun(job, ObservedState.RESCALING, "rescaling from parallelism " + current + " to " + n,
-          savepoint);
-      redeploy(job, next, spec, e, "parallelism " + n, "rescale back to " + current);
+      Ending e = endRun(job, ObservedState.RESCALING, "rescaling from parallelism " + from + " to " + to, savepoint);
+      redeploy(job, next, spec, e, "parallelism " + to, "rescale back to " + from);
     }
     return next;
+  }
+
+  /** {@code 2}, or with stages of their own {@code 2 (per-auction 4, bids 1)}. */
+  static String describeParallelism(JobRecord record, JobSpec spec) {
+    int p = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
+    if (record.stageParallelism().isEmpty()) {
+      return String.valueOf(p);
+    }
+    return p + " (" + record.stageParallelism().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        .collect(java.util.stream.Collectors.joining(", ")) + ")";
   }
 
   /** Ends the run without a savepoint, if there is one, and starts the job from its latest checkpoint. */

@@ -50,8 +50,18 @@ final class JobContext {
    * @throws io.tributary.scheduler.spec.InvalidSpecException if the spec cannot be planned
    */
   ExecutionPlan plan(JobSpec spec, Integer parallelism, String project, String internalName) {
+    return plan(spec, parallelism, java.util.Map.of(), project, internalName);
+  }
+
+  /** The plan of {@code spec} at the parallelism of {@code record} (the job's and its stages'). */
+  ExecutionPlan plan(JobSpec spec, JobRecord record) {
+    return plan(spec, record.parallelism(), record.stageParallelism(), record.project(), record.internalName());
+  }
+
+  ExecutionPlan plan(JobSpec spec, Integer parallelism, java.util.Map<String, Integer> stages, String project,
+      String internalName) {
     JobSpec resolved = SpecAccess.resolve(settings.policy(), project, spec);
-    ExecutionPlan p = SpecBudget.within(SpecBudget.DEFAULT, () -> Planner.plan(resolved, parallelism));
+    ExecutionPlan p = SpecBudget.within(SpecBudget.DEFAULT, () -> Planner.plan(resolved, parallelism, stages));
     return new ExecutionPlan(internalName, p.maxParallelism(), p.stateBackend(), p.stages(), p.edges());
   }
 

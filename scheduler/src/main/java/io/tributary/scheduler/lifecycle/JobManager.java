@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -191,33 +192,42 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * Acts on a decision of a job's autoscaler (metrics thread): the job runs at the parallelism its
-   * most loaded stage asks for (every stage runs at the job's parallelism), set like a user's
-   * rescale, on the reconcile thread; the event says which stages drove it and with what numbers.
+   * Acts on a decision of a job's autoscaler (metrics thread): each stage it rescales runs at its own
+   * new parallelism (by the id of its first operator, like a user's rescale of stages), the others
+   * stay; on the reconcile thread. The event says which stages changed and with what numbers.
    */
   private void autoscale(io.tributary.scheduler.observe.ObservedJob observed,
       io.tributary.scheduler.autoscale.Autoscaler.Decision decision) {
-    if (!(observed instanceof ManagedJob job) || closed) {
+    io.tributary.plan.ExecutionPlan plan = observed.metrics().plan();
+    if (!(observed instanceof ManagedJob job) || closed || plan == null) {
       return;
     }
-    int current = decision.stages().stream().mapToInt(s -> s.from()).max().orElse(0);
-    int next = decision.stages().stream().mapToInt(s -> s.to()).max().orElse(current);
-    if (next == current || next < 1) {
+    Map<String, Integer> next = new java.util.LinkedHashMap<>();
+    List<String> changes = new ArrayList<>();
+    for (io.tributary.scheduler.autoscale.ScalingDecision d : decision.stages()) {
+      if (d.rescales() && d.to() >= 1 && d.stageId() < plan.stages().size()) {
+        String head = io.tributary.scheduler.planner.Planner.head(plan.stage(d.stageId()));
+        next.put(head, d.to());
+        changes.add(head + " " + d.from() + " → " + d.to());
+      }
+    }
+    if (next.isEmpty()) {
       return;
     }
+    String what = String.join(", ", changes);
     String why = decision.stages().stream().filter(s -> s.to() != s.from())
         .map(io.tributary.scheduler.autoscale.ScalingDecision::explanation)
         .collect(java.util.stream.Collectors.joining("; "));
     try {
       reconcileThread.execute(() -> guarded("autoscaling job " + job.project() + "/" + job.name(), () -> {
         ctx.events.append(job.project(), job.name(), JobEvent.Type.AUTOSCALED, null, null,
-            "autoscaler: parallelism " + current + " → " + next + " (" + why + ")");
+            "autoscaler: " + what + " (" + why + ")");
         try {
-          rescale(job.project(), job.name(), next);
+          rescale(job.project(), job.name(), null, next);
         } catch (RuntimeException e) {
           if (!closed) {
             ctx.events.append(job.project(), job.name(), JobEvent.Type.AUTOSCALED, null, null,
-                "autoscaler: the rescale to " + next + " was not applied: " + e.getMessage());
+                "autoscaler: the rescale (" + what + ") was not applied: " + e.getMessage());
           }
           throw e;
         }
@@ -458,12 +468,13 @@ public final class JobManager implements AutoCloseable {
         return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, job));
       }
       Integer parallelism = keptParallelism(old, job, spec);
-      ctx.plan(spec, parallelism, project, job.internalName);
+      Map<String, Integer> stages = keptStages(old, () -> job.spec(old), spec);
+      ctx.plan(spec, parallelism, stages, project, job.internalName);
       if (old.desired() == DesiredState.RUNNING) {
-        quotas.parallelism(project, name, parallelism != null ? parallelism : spec.parallelism().initial(),
-            "/spec/parallelism");
+        quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
+            stages), "/spec/parallelism");
       }
-      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
+      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now()), ifMatch);
       ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
           "spec generation " + record.generation() + " applied (" + fingerprint + ")");
       actions.specChanged(job, record, spec);
@@ -503,12 +514,13 @@ public final class JobManager implements AutoCloseable {
       return new ApplyResult(ApplyOutcome.UNCHANGED, views.of(old, null));
     }
     Integer parallelism = keptParallelism(old, () -> JobSpecs.parse(old.spec()), spec);
-    ctx.plan(spec, parallelism, project, internal);
+    Map<String, Integer> stages = keptStages(old, () -> JobSpecs.parse(old.spec()), spec);
+    ctx.plan(spec, parallelism, stages, project, internal);
     if (old.desired() == DesiredState.RUNNING) {
-      quotas.parallelism(project, name, parallelism != null ? parallelism : spec.parallelism().initial(),
-          "/spec/parallelism");
+      quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
+          stages), "/spec/parallelism");
     }
-    JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, ctx.now()), ifMatch);
+    JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now()), ifMatch);
     ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
         "spec generation " + record.generation() + " applied (" + fingerprint + ")" + by);
     return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, null));
@@ -537,13 +549,14 @@ public final class JobManager implements AutoCloseable {
     }
     JobRecord old = current.get();
     if (old.fingerprint().equals(SpecFingerprint.of(spec))) {
-      return new PlanPreview(ctx.plan(spec, old.parallelism(), project, internal), ApplyOutcome.UNCHANGED,
+      return new PlanPreview(ctx.plan(spec, old), ApplyOutcome.UNCHANGED,
           "the spec is already applied (generation " + old.generation() + "); applying changes nothing");
     }
     ManagedJob job = jobs.get(internal);
     Integer parallelism = job == null ? null : keptParallelism(old, job, spec);
+    Map<String, Integer> stages = job == null ? Map.of() : keptStages(old, () -> job.spec(old), spec);
     boolean running = job != null && job.state() == ObservedState.RUNNING;
-    return new PlanPreview(ctx.plan(spec, parallelism, project, internal), ApplyOutcome.UPDATED,
+    return new PlanPreview(ctx.plan(spec, parallelism, stages, project, internal), ApplyOutcome.UPDATED,
         running ? "the job is running: applying rolls the change out by savepoint and redeploy"
             : "applying stores the spec; the job runs it when it next starts");
   }
@@ -602,8 +615,7 @@ public final class JobManager implements AutoCloseable {
         throw new StateConflictException(null, "job '" + name + "' is to run already; restart it to start it again "
             + "from its latest checkpoint", false);
       }
-      quotas.parallelism(project, name, record.parallelism() != null ? record.parallelism()
-          : spec.parallelism().initial(), "/parallelism");
+      quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       RestorePolicy p = restore != null ? restore : record.restore();
       if (p.mode() == RestorePolicy.Mode.PATH) {
         ctx.checkRestorable(record.internalName(), p.path());
@@ -617,8 +629,7 @@ public final class JobManager implements AutoCloseable {
       JobRecord record = record(project, name);
       JobSpec spec = job.spec(record);
       if (!job.state().active()) {
-        quotas.parallelism(project, name, record.parallelism() != null ? record.parallelism()
-            : spec.parallelism().initial(), "/parallelism");
+        quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       }
       return views.of(actions.resume(job, record, spec, restore), job);
     });
@@ -633,18 +644,69 @@ public final class JobManager implements AutoCloseable {
    *     maxParallelism] or the spec's {@code parallelism.min}..{@code max}
    */
   public JobView rescale(String project, String name, int parallelism) {
+    return rescale(project, name, parallelism, Map.of());
+  }
+
+  /**
+   * Sets the parallelism of the job, of some of its stages, or both; a running job is rescaled as by
+   * {@link #rescale(String, String, int)}. The same parallelism again changes nothing.
+   *
+   * @param parallelism null: the job's stays as it is, and so do the stages it does not name; else
+   *     every stage not named in {@code stages} runs at it
+   * @param stages the parallelism of single stages, each named by the id of any of its operators; a
+   *     stage given the job's parallelism follows the job again
+   * @throws InvalidRequestException naming {@code parallelism} or {@code stages/<id>} if a value lies
+   *     outside [1, maxParallelism] or the spec's bounds, an id names no operator of the job, or its
+   *     stage cannot change (a window without keys runs at 1)
+   */
+  public JobView rescale(String project, String name, Integer parallelism, Map<String, Integer> stages) {
+    if (parallelism == null && stages.isEmpty()) {
+      throw new InvalidRequestException("parallelism", "give the job's parallelism, the stages' or both");
+    }
     return withJob(project, name, false, job -> {
       JobRecord record = record(project, name);
       JobSpec spec = job.spec(record);
-      checkParallelism(spec, parallelism);
       int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
-      if (current == parallelism) {
+      Integer nextJob = record.parallelism();
+      Map<String, Integer> nextStages = new java.util.TreeMap<>(record.stageParallelism());
+      if (parallelism != null) {
+        checkParallelism(spec, "parallelism", parallelism);
+        nextJob = parallelism;
+        nextStages.clear();
+      }
+      int base = nextJob != null ? nextJob : spec.parallelism().initial();
+      io.tributary.plan.ExecutionPlan plan = ctx.plan(spec, record);
+      for (Map.Entry<String, Integer> e : stages.entrySet()) {
+        String field = "stages/" + e.getKey();
+        io.tributary.plan.StagePlan stage = plan.stages().stream()
+            .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
+            .orElseThrow(() -> new InvalidRequestException(field, "the job has no operator '" + e.getKey()
+                + "'; its stages begin with " + plan.stages().stream().map(io.tributary.scheduler.planner.Planner::head)
+                    .collect(java.util.stream.Collectors.joining(", "))));
+        checkParallelism(spec, field, e.getValue());
+        String head = io.tributary.scheduler.planner.Planner.head(stage);
+        Map<String, Integer> probe = new java.util.TreeMap<>(nextStages);
+        probe.put(head, e.getValue());
+        int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().get(stage.id())
+            .parallelism();
+        if (planned != e.getValue()) {
+          throw new InvalidRequestException(field, "stage '" + stage.name() + "' always runs at parallelism "
+              + planned + " (a window without keys)");
+        }
+        if (e.getValue() == base) {
+          nextStages.remove(head);
+        } else {
+          nextStages.put(head, e.getValue());
+        }
+      }
+      if (base == current && nextStages.equals(record.stageParallelism())) {
         return views.of(record, job);
       }
       if (record.desired() == DesiredState.RUNNING) {
-        quotas.parallelism(project, name, parallelism, "/parallelism");
+        quotas.parallelism(project, name, widest(base, nextStages), "/parallelism");
       }
-      return views.of(actions.rescale(job, record, spec, current, parallelism), job);
+      return views.of(actions.rescale(job, record, spec, record.withParallelism(nextJob, nextStages, ctx.now())),
+          job);
     });
   }
 
@@ -779,7 +841,7 @@ public final class JobManager implements AutoCloseable {
   private ExecutionPlan planOf(JobRecord record, ManagedJob job) {
     try {
       JobSpec spec = job != null ? job.spec(record) : JobSpecs.parse(record.spec());
-      return ctx.plan(spec, record.parallelism(), record.project(), record.internalName());
+      return ctx.plan(spec, record);
     } catch (RuntimeException e) {
       return null; // the stored spec no longer plans: no operators to show
     }
@@ -1025,17 +1087,48 @@ public final class JobManager implements AutoCloseable {
     return spec;
   }
 
-  private static void checkParallelism(JobSpec spec, int n) {
+  private static void checkParallelism(JobSpec spec, String field, int n) {
     ParallelismSpec p = spec.parallelism();
     int max = spec.effectiveMaxParallelism();
     if (n < 1 || n > max) {
-      throw new InvalidRequestException("parallelism", "must be between 1 and the job's maxParallelism (" + max
+      throw new InvalidRequestException(field, "must be between 1 and the job's maxParallelism (" + max
           + "), got " + n);
     }
     if (n < p.min() || n > p.max()) {
-      throw new InvalidRequestException("parallelism", "must be within the spec's parallelism bounds, min " + p.min()
+      throw new InvalidRequestException(field, "must be within the spec's parallelism bounds, min " + p.min()
           + " and max " + p.max() + ", got " + n + "; change the spec's parallelism to go beyond them");
     }
+  }
+
+  /**
+   * The stages' own parallelism a changed spec keeps: while the spec's parallelism is as it was, each
+   * that it still allows (a stage the new spec no longer has is ignored by the planner).
+   */
+  private static Map<String, Integer> keptStages(JobRecord old, java.util.function.Supplier<JobSpec> oldSpec,
+      JobSpec after) {
+    if (old.stageParallelism().isEmpty()) {
+      return Map.of();
+    }
+    try {
+      if (!oldSpec.get().parallelism().equals(after.parallelism())) {
+        return Map.of();
+      }
+    } catch (InvalidSpecException e) {
+      return Map.of();
+    }
+    ParallelismSpec p = after.parallelism();
+    Map<String, Integer> kept = new java.util.TreeMap<>();
+    old.stageParallelism().forEach((stage, n) -> {
+      if (n >= p.min() && n <= p.max() && n <= after.effectiveMaxParallelism()) {
+        kept.put(stage, n);
+      }
+    });
+    return kept;
+  }
+
+  /** The parallelism a job counts for in the quota: its widest stage's. */
+  static int widest(int parallelism, Map<String, Integer> stages) {
+    return Math.max(parallelism, stages.values().stream().mapToInt(Integer::intValue).max().orElse(0));
   }
 
   /** The rescaled parallelism a changed spec keeps: while the spec's parallelism is as it was, and allows it. */

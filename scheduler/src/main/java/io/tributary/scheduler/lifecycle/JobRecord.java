@@ -2,7 +2,9 @@ package io.tributary.scheduler.lifecycle;
 
 import io.tributary.scheduler.master.RestorePolicy;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * A job as the user declared it: its spec and what it should be doing. Stored under
@@ -17,13 +19,17 @@ import java.util.Objects;
  * @param restore what the next start restores when no other policy is named: after a stop with a
  *     savepoint, that savepoint; else the latest checkpoint (a new job: no state)
  * @param parallelism the parallelism a rescale set, or null for the spec's initial parallelism
+ * @param stageParallelism the stages that run at a parallelism of their own (a rescale of some
+ *     stages, or the autoscaler's), by the id of the stage's first operator; empty: every stage at
+ *     the job's parallelism
  * @param generation 1 for the first spec, one more for every changed spec
  * @param version the store's version of the record, 0 before it is stored
  */
 public record JobRecord(String project, String name, String spec, String fingerprint, DesiredState desired,
-    RestorePolicy restore, Integer parallelism, long generation, Instant createdAt, Instant updatedAt,
-    long version) {
+    RestorePolicy restore, Integer parallelism, Map<String, Integer> stageParallelism, long generation,
+    Instant createdAt, Instant updatedAt, long version) {
   public JobRecord {
+    stageParallelism = stageParallelism == null ? Map.of() : Map.copyOf(new TreeMap<>(stageParallelism));
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(desired, "desired");
@@ -32,8 +38,8 @@ public record JobRecord(String project, String name, String spec, String fingerp
 
   /** A record for a new job: to run, without state, at the spec's parallelism. */
   public static JobRecord create(String project, String name, String spec, String fingerprint, Instant now) {
-    return new JobRecord(project, name, spec, fingerprint, DesiredState.RUNNING, RestorePolicy.NONE, null, 1, now,
-        now, 0);
+    return new JobRecord(project, name, spec, fingerprint, DesiredState.RUNNING, RestorePolicy.NONE, null, Map.of(), 1,
+        now, now, 0);
   }
 
   /** The name the job runs under, unique across projects ({@link JobNames#internal}). */
@@ -41,23 +47,30 @@ public record JobRecord(String project, String name, String spec, String fingerp
     return JobNames.internal(project, name);
   }
 
-  public JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism, Instant now) {
-    return new JobRecord(project, name, newSpec, newFingerprint, desired, restore, newParallelism, generation + 1,
-        createdAt, now, version);
+  public JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism,
+      Map<String, Integer> newStageParallelism, Instant now) {
+    return new JobRecord(project, name, newSpec, newFingerprint, desired, restore, newParallelism,
+        newStageParallelism, generation + 1, createdAt, now, version);
   }
 
   public JobRecord withDesired(DesiredState newDesired, RestorePolicy newRestore, Instant now) {
-    return new JobRecord(project, name, spec, fingerprint, newDesired, newRestore, parallelism, generation, createdAt,
-        now, version);
+    return new JobRecord(project, name, spec, fingerprint, newDesired, newRestore, parallelism, stageParallelism,
+        generation, createdAt, now, version);
   }
 
+  /** Every stage at {@code newParallelism} (null: the spec's initial one). */
   public JobRecord withParallelism(Integer newParallelism, Instant now) {
-    return new JobRecord(project, name, spec, fingerprint, desired, restore, newParallelism, generation, createdAt,
-        now, version);
+    return withParallelism(newParallelism, Map.of(), now);
+  }
+
+  /** The job at {@code newParallelism}, the stages named in {@code newStageParallelism} at theirs. */
+  public JobRecord withParallelism(Integer newParallelism, Map<String, Integer> newStageParallelism, Instant now) {
+    return new JobRecord(project, name, spec, fingerprint, desired, restore, newParallelism, newStageParallelism,
+        generation, createdAt, now, version);
   }
 
   JobRecord withVersion(long newVersion) {
-    return new JobRecord(project, name, spec, fingerprint, desired, restore, parallelism, generation, createdAt,
-        updatedAt, newVersion);
+    return new JobRecord(project, name, spec, fingerprint, desired, restore, parallelism, stageParallelism,
+        generation, createdAt, updatedAt, newVersion);
   }
 }

@@ -118,6 +118,10 @@ public final class JobStore {
     if (r.parallelism() != null) {
       n.put("parallelism", r.parallelism());
     }
+    if (!r.stageParallelism().isEmpty()) {
+      ObjectNode stages = n.putObject("stageParallelism");
+      r.stageParallelism().forEach(stages::put);
+    }
     return n.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -125,8 +129,10 @@ public final class JobStore {
     JsonNode n = readJson(item);
     RestorePolicy restore = RestorePolicies.parse(n.path("restore").asText("latest"));
     Integer parallelism = n.hasNonNull("parallelism") ? n.get("parallelism").asInt() : null;
+    java.util.Map<String, Integer> stages = new java.util.TreeMap<>();
+    n.path("stageParallelism").fields().forEachRemaining(e -> stages.put(e.getKey(), e.getValue().asInt()));
     return new JobRecord(n.path("project").asText(), n.path("name").asText(), n.path("spec").asText(),
-        n.path("fingerprint").asText(), DesiredState.valueOf(n.path("desired").asText()), restore, parallelism,
+        n.path("fingerprint").asText(), DesiredState.valueOf(n.path("desired").asText()), restore, parallelism, stages,
         n.path("generation").asLong(), Instant.parse(n.path("createdAt").asText()),
         Instant.parse(n.path("updatedAt").asText()), item.version());
   }

@@ -13,15 +13,19 @@ import java.time.Instant;
  * @param observed what the job is doing
  * @param parallelism the parallelism the job runs at (or will, once started): a rescale's, else the
  *     spec's initial parallelism
+ * @param stageParallelism the stages that run at a parallelism of their own, by the id of each
+ *     stage's first operator (see {@link JobRecord#stageParallelism()})
  * @param lastCheckpoint the job's latest completed checkpoint or savepoint, or null if none
  * @param failure why the job FAILED; null in any other state
  * @param version the ETag: the version of the job's record, which only user actions change
  * @param tasks where each task of the current attempt runs; empty when none is deployed
  */
 public record JobView(String project, String name, String spec, long generation, DesiredState desired,
-    RestorePolicy restore, ObservedState observed, int parallelism, CheckpointRef lastCheckpoint, JobFailure failure,
-    long version, Instant createdAt, Instant updatedAt, java.util.List<TaskPlacement> tasks) {
+    RestorePolicy restore, ObservedState observed, int parallelism, java.util.Map<String, Integer> stageParallelism,
+    CheckpointRef lastCheckpoint, JobFailure failure, long version, Instant createdAt, Instant updatedAt,
+    java.util.List<TaskPlacement> tasks) {
   public JobView {
+    stageParallelism = stageParallelism == null ? java.util.Map.of() : java.util.Map.copyOf(stageParallelism);
     tasks = tasks == null ? java.util.List.of() : java.util.List.copyOf(tasks);
   }
 }

@@ -21,7 +21,7 @@ final class JobViews {
             .map(st -> new ManagedJob.Snapshot(st.observed(), st.failure()))
             .orElse(new ManagedJob.Snapshot(ObservedState.CREATED, null));
     return new JobView(record.project(), record.name(), record.spec(), record.generation(), record.desired(),
-        record.restore(), s.state(), parallelism(record, job), lastCheckpoint(record, job), s.failure(),
+        record.restore(), s.state(), parallelism(record, job), record.stageParallelism(), lastCheckpoint(record, job), s.failure(),
         record.version(), record.createdAt(), record.updatedAt(), job != null ? job.placement() : java.util.List.of());
   }
 

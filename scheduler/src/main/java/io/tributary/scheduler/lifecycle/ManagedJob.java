@@ -243,7 +243,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     autoscaler = jobSpec.autoscalerSettings();
     ExecutionPlan plan;
     try {
-      plan = ctx.plan(jobSpec, record.parallelism(), project, internalName);
+      plan = ctx.plan(jobSpec, record);
     } catch (RuntimeException e) {
       synchronized (this) {
         moveTo(ObservedState.DEPLOYING, why);
@@ -260,7 +260,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       }
       next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events), this);
       run = next;
-      deployed = new Deployed(record.fingerprint(), record.parallelism());
+      deployed = new Deployed(record.fingerprint(), record.parallelism(), record.stageParallelism());
       checkpointed = false;
       failureHint = hint;
       recovery = restore;
@@ -275,8 +275,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     return run;
   }
 
-  /** What a run was deployed from: the record's spec fingerprint and parallelism override. */
-  record Deployed(String fingerprint, Integer parallelism) {}
+  /** What a run was deployed from: the record's spec fingerprint and parallelism overrides. */
+  record Deployed(String fingerprint, Integer parallelism, java.util.Map<String, Integer> stages) {}
 
   /**
    * Whether the current run (if any) runs what {@code record} asks for: its spec and parallelism.
@@ -284,7 +284,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
    */
   synchronized boolean runs(JobRecord record) {
     return run == null || deployed == null || (deployed.fingerprint().equals(record.fingerprint())
-        && java.util.Objects.equals(deployed.parallelism(), record.parallelism()));
+        && java.util.Objects.equals(deployed.parallelism(), record.parallelism())
+        && deployed.stages().equals(record.stageParallelism()));
   }
 
   @Override

@@ -87,12 +87,14 @@ final class QuotaChecks {
     }
   }
 
-  private static int parallelismOf(JobRecord r) {
+  /** The parallelism {@code r} counts for: its widest stage's. */
+  static int parallelismOf(JobRecord r) {
     if (r.parallelism() != null) {
-      return r.parallelism();
+      return JobManager.widest(r.parallelism(), r.stageParallelism());
     }
     try {
-      return io.tributary.scheduler.spec.JobSpecs.parse(r.spec()).parallelism().initial();
+      return JobManager.widest(io.tributary.scheduler.spec.JobSpecs.parse(r.spec()).parallelism().initial(),
+          r.stageParallelism());
     } catch (RuntimeException e) {
       return 0; // a stored spec that no longer parses does not run
     }

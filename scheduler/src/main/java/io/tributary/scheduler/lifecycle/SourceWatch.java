@@ -133,7 +133,7 @@ final class SourceWatch {
       return out;
     }
     ExecutionPlan plan = job.metrics.plan() != null && job.state() == ObservedState.RUNNING ? job.metrics.plan()
-        : ctx.plan(spec, record.get().parallelism(), job.project, job.internalName);
+        : ctx.plan(spec, record.get());
     Map<String, Map<String, String>> positions = positions(job, plan, ctx.checkpoints(job.internalName));
     for (StagePlan stage : plan.stages()) {
       OperatorPlan head = stage.operators().get(0);

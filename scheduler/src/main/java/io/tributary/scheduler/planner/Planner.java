@@ -24,7 +24,9 @@ import java.util.Map;
  *
  * <ul>
  *   <li>Every source and operator runs at the job's parallelism, except a window without keys (a
- *       global window), which runs at parallelism 1 together with everything chained after it.
+ *       global window), which runs at parallelism 1 together with everything chained after it, and a
+ *       stage given a parallelism of its own (by the id of its first operator, see {@link
+ *       #head(StagePlan)}), which runs at that.
  *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} (then a
  *       {@link Partitioning#HASH} exchange on the key fields; a global window gets a HASH exchange
  *       with no key fields) or its parallelism differs from its input's (a
@@ -41,15 +43,17 @@ import java.util.Map;
 public final class Planner {
   private final JobSpec spec;
   private final int parallelism;
+  private final Map<String, Integer> stageParallelism;
   private final SpecGraph graph;
   private final Map<String, List<Object>> consumers = new LinkedHashMap<>();
   private final Map<String, StageBuilder> stageOf = new LinkedHashMap<>();
   private final List<StageBuilder> stages = new ArrayList<>();
   private final List<EdgePlan> edges = new ArrayList<>();
 
-  private Planner(JobSpec spec) {
+  private Planner(JobSpec spec, Map<String, Integer> stageParallelism) {
     this.spec = spec;
     this.parallelism = spec.parallelism().initial();
+    this.stageParallelism = stageParallelism;
     this.graph = SpecGraph.of(spec);
   }
 
@@ -68,13 +72,37 @@ public final class Planner {
    * @throws IllegalArgumentException if the override is below 1 or above maxParallelism
    */
   public static ExecutionPlan plan(JobSpec spec, Integer parallelismOverride) {
+    return plan(spec, parallelismOverride, Map.of());
+  }
+
+  /**
+   * The plan of {@code spec} with some stages at a parallelism of their own.
+   *
+   * @param stageParallelism by the id of a stage's first operator (its {@link #head}), the
+   *     parallelism that stage runs at instead of the job's; an id that heads no stage of this spec
+   *     (the spec changed) is ignored, and a global window's stage stays at 1
+   * @throws IllegalArgumentException if an override lies outside [1, maxParallelism]
+   * @see #plan(JobSpec, Integer)
+   */
+  public static ExecutionPlan plan(JobSpec spec, Integer parallelismOverride, Map<String, Integer> stageParallelism) {
     JobSpec effective = spec;
     if (parallelismOverride != null) {
       effective = withParallelism(spec, parallelismOverride);
     }
+    for (Map.Entry<String, Integer> e : stageParallelism.entrySet()) {
+      if (e.getValue() < 1 || e.getValue() > effective.effectiveMaxParallelism()) {
+        throw new IllegalArgumentException("parallelism " + e.getValue() + " of stage '" + e.getKey()
+            + "' must be between 1 and maxParallelism (" + effective.effectiveMaxParallelism() + ")");
+      }
+    }
     SpecValidator.check(effective);
     checkDelivery(effective);
-    return new Planner(effective).build();
+    return new Planner(effective, Map.copyOf(stageParallelism)).build();
+  }
+
+  /** The id a stage's own parallelism is kept under: its first operator's (a source, or the operator after an exchange). */
+  public static String head(StagePlan stage) {
+    return stage.operators().get(0).id();
   }
 
   private static JobSpec withParallelism(JobSpec spec, int p) {
@@ -101,7 +129,7 @@ public final class Planner {
       consumers.computeIfAbsent(graph.resolve(sink.input()).nodeId(), k -> new ArrayList<>()).add(sink);
     }
     for (SourceSpec source : spec.sources().values()) {
-      StageBuilder stage = newStage(parallelism);
+      StageBuilder stage = newStage(stageParallelism.getOrDefault(source.id(), parallelism));
       stage.add(OperatorPlans.source(source));
       stageOf.put(source.id(), stage);
       visitConsumers(source.id());
@@ -125,7 +153,7 @@ public final class Planner {
     SpecGraph.Producer from = graph.resolve(input);
     StageBuilder fromStage = stageOf.get(from.nodeId());
     boolean hash = keyBy != null || window;
-    int p = global ? 1 : hash ? parallelism : fromStage.parallelism();
+    int p = global ? 1 : hash ? stageParallelism.getOrDefault(id, parallelism) : fromStage.parallelism();
     StageBuilder stage;
     if (!hash && p == fromStage.parallelism()) {
       stage = fromStage;

@@ -41,7 +41,8 @@ class JobStoreTest {
   void aRecordSurvivesTheStoreWithEveryFieldAndItsVersion() {
     JobRecord created = store.put(JobRecord.create("default", "clicks", "name: clicks\n", "sha256:1", T0), 0);
     assertThat(created.version()).isEqualTo(1);
-    JobRecord changed = store.put(created.withSpec("name: clicks # v2\n", "sha256:2", 3, T0.plusSeconds(1))
+    JobRecord changed = store.put(created.withSpec("name: clicks # v2\n", "sha256:2", 3,
+            java.util.Map.of("per-key", 5, "clicks", 1), T0.plusSeconds(1))
         .withDesired(DesiredState.STOPPED, new RestorePolicy(RestorePolicy.Mode.PATH, "default--clicks/savepoints/sp-4"),
             T0.plusSeconds(2)), created.version());
     assertThat(changed.version()).isEqualTo(2);
@@ -52,6 +53,7 @@ class JobStoreTest {
     assertThat(read).isEqualTo(changed);
     assertThat(read.generation()).isEqualTo(2);
     assertThat(read.parallelism()).isEqualTo(3);
+    assertThat(read.stageParallelism()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("per-key", 5, "clicks", 1));
     assertThat(read.restore().path()).isEqualTo("default--clicks/savepoints/sp-4");
     assertThat(read.createdAt()).isEqualTo(T0);
     assertThat(read.updatedAt()).isEqualTo(T0.plusSeconds(2));

@@ -122,6 +122,35 @@ class PlannerTest {
   }
 
   @Test
+  void aStageRunsAtItsOwnParallelismWhateverTheJobsAndTheExchangeStaysAHash() {
+    String text = resource("auction-activity.yaml");
+
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse(text), 3, java.util.Map.of("per-auction", 4, "gone", 7));
+
+    assertThat(plan.stages()).extracting(StagePlan::name, StagePlan::parallelism).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("bids -> expensive -> bad", 3),
+        org.assertj.core.groups.Tuple.tuple("per-auction -> out -> late", 4));
+    assertThat(plan.stages()).extracting(Planner::head).containsExactly("bids", "per-auction");
+    assertThat(plan.edges()).containsExactly(
+        new EdgePlan(0, "expensive", null, 1, "per-auction", Partitioning.HASH, List.of("auction")));
+    ExecutionPlan source = Planner.plan(JobSpecs.parse(text), null, java.util.Map.of("bids", 1));
+    assertThat(source.stages()).extracting(StagePlan::parallelism).containsExactly(1, 2);
+    assertThatThrownBy(() -> Planner.plan(JobSpecs.parse(text), null, java.util.Map.of("per-auction", 129)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stage 'per-auction'");
+  }
+
+  @Test
+  void aGlobalWindowStaysAtOneWhateverItsStageIsGiven() {
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse("parallelism: 2\n" + job("""
+        operators:
+          - {id: g, input: src, window: {type: tumbling, size: 1m}, aggregate: {n: "count(*)"}}
+        sinks: {out: {input: g, type: stdout}}
+        """)), null, java.util.Map.of("g", 3));
+
+    assertThat(plan.stages()).extracting(StagePlan::parallelism).containsExactly(2, 1);
+  }
+
+  @Test
   void defaultMaxParallelismFollowsTheWidenedBound() {
     ExecutionPlan plan = Planner.plan(JobSpecs.parse(job("sinks: {k: {input: src, type: stdout}}\n")), 100);
 
