@@ -74,12 +74,23 @@ public final class EmbeddedServices {
   public static JobManager controlPlane(Path dataDir, JobManager.Settings settings, WorkersOption workers,
       ClusterSecret secret, ServerConfiguration stores) {
     ConnectorPolicy policy = new ConnectorPolicy(settings.policy().files(), settings.policy().endpoints());
-    ControlPlaneServices services = open(dataDir, ConnectorFactory.standard(policy), policy, workers, secret, stores);
+    // external workers may reach any replica (one address for all, or each replica's): only the
+    // leader takes them in, so that none waits at a follower while the leader lacks slots
+    java.util.concurrent.atomic.AtomicReference<JobManager> replica = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.function.BooleanSupplier accepting = !stores.shared() || workers.kind() != WorkersOption.Kind.EXTERNAL
+        ? () -> true : () -> {
+          JobManager m = replica.get();
+          return m != null && m.leadership().leading();
+        };
+    ControlPlaneServices services = open(dataDir, ConnectorFactory.standard(policy), policy, workers, secret, stores,
+        accepting);
     if (!stores.shared()) {
       return JobManager.open(settings, services);
     }
-    return JobManager.replica(settings, services,
+    JobManager m = JobManager.replica(settings, services,
         new LeaderLease(services.metadata(), replicaId(), stores.leaseTime(), settings.clock()));
+    replica.set(m);
+    return m;
   }
 
   /** A replica id unique across hosts and restarts: host, process id and a random part. */
@@ -128,6 +139,17 @@ public final class EmbeddedServices {
    */
   public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, ConnectorPolicy access,
       WorkersOption workers, ClusterSecret secret, ServerConfiguration stores) {
+    return open(dataDir, connectors, access, workers, secret, stores, () -> true);
+  }
+
+  /**
+   * Like {@link #open(Path, ConnectorFactory, ConnectorPolicy, WorkersOption, ClusterSecret,
+   * ServerConfiguration)}; worker processes join only while {@code accepting} says so (see {@link
+   * RemoteWorkerPool.Settings#withAccepting}).
+   */
+  public static ControlPlaneServices open(Path dataDir, ConnectorFactory connectors, ConnectorPolicy access,
+      WorkersOption workers, ClusterSecret secret, ServerConfiguration stores,
+      java.util.function.BooleanSupplier accepting) {
     String storage = stores.objectStore() != null ? stores.objectStore()
         : dataDir.resolve("checkpoints").toAbsolutePath().toString();
     Path local = dataDir.resolve("local").resolve("control");
@@ -161,7 +183,7 @@ public final class EmbeddedServices {
     try {
       pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), storage)
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
-          .withAccess(access).withMetricsInterval(workers.metricsInterval()));
+          .withAccess(access).withMetricsInterval(workers.metricsInterval()).withAccepting(accepting));
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),

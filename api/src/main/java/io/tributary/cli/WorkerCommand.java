@@ -23,8 +23,9 @@ final class WorkerCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--control-plane", paramLabel = "HOST:PORT", required = true,
-      description = "The server's worker port, e.g. localhost:7077 (a scheme such as grpc:// is ignored)")
+  @Option(names = "--control-plane", paramLabel = "HOST:PORT[,HOST:PORT...]", required = true,
+      description = "The server's worker port, e.g. localhost:7077 (a scheme such as grpc:// is ignored); with "
+          + "several replicas, each one's, comma-separated: the worker registers with the one that leads")
   String controlPlane;
 
   @Option(names = "--slots", paramLabel = "N", description = "Tasks this worker runs at once (default: cores)")
@@ -56,11 +57,16 @@ final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    String address = controlPlane.replaceFirst("^[a-z][a-z0-9+.-]*://", "").replaceFirst("/$", "");
-    if (!address.matches("[^:/]+:\\d+")) {
-      throw new IllegalArgumentException("--control-plane is HOST:PORT (the server's worker port), not '"
-          + controlPlane + "'");
+    java.util.List<String> addresses = new java.util.ArrayList<>();
+    for (String one : controlPlane.split(",")) {
+      String address = one.trim().replaceFirst("^[a-z][a-z0-9+.-]*://", "").replaceFirst("/$", "");
+      if (!address.matches("[^:/,]+:\\d+")) {
+        throw new IllegalArgumentException("--control-plane is HOST:PORT (the server's worker port), or several "
+            + "comma-separated, not '" + controlPlane + "'");
+      }
+      addresses.add(address);
     }
+    String address = String.join(",", addresses);
     String secret = System.getenv(ClusterSecret.ENV);
     if (secret == null || secret.isBlank()) {
       throw new IllegalArgumentException(ClusterSecret.ENV + " is not set: give the worker the server's cluster "

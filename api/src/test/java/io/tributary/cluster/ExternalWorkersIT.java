@@ -95,6 +95,36 @@ class ExternalWorkersIT {
   }
 
   @Test
+  void aWorkerGivenEveryReplicasAddressJoinsTheOneThatLeadsAndFollowsTheLead() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean aLeads = new java.util.concurrent.atomic.AtomicBoolean(false);
+    WorkersOption external = new WorkersOption(WorkersOption.Kind.EXTERNAL, 0, 0, "127.0.0.1", 0,
+        Duration.ofSeconds(5));
+    ClusterSecret secret = new ClusterSecret(SECRET, false);
+    try (ControlPlaneServices a = EmbeddedServices.open(tmp.resolve("a"), ConnectorFactory.standard(),
+            ConnectorPolicy.unrestricted(), external, secret, io.tributary.boot.ServerConfiguration.defaults(),
+            aLeads::get);
+        ControlPlaneServices b = EmbeddedServices.open(tmp.resolve("b"), ConnectorFactory.standard(),
+            ConnectorPolicy.unrestricted(), external, secret, io.tributary.boot.ServerConfiguration.defaults(),
+            () -> !aLeads.get())) {
+      RemoteWorkerPool poolA = (RemoteWorkerPool) a.pool();
+      RemoteWorkerPool poolB = (RemoteWorkerPool) b.pool();
+      Process w = WorkerProcesses.start("127.0.0.1:" + poolA.port() + ",127.0.0.1:" + poolB.port(), "roamer", 2,
+          tmp.resolve("cache").resolve("roamer"), log("roamer"), SECRET);
+      started.add(w);
+
+      WorkerProcesses.await("the worker joins b, which leads", Duration.ofSeconds(60),
+          () -> poolB.workers().size() == 1);
+      assertThat(poolA.workers()).as("a, a follower, turned it away").isEmpty();
+      assertThat(WorkerProcesses.log(log("roamer"))).contains(RemoteWorkerPool.NOT_LEADING);
+
+      aLeads.set(true); // b loses the lead to a
+      WorkerProcesses.await("the worker leaves b and joins a", Duration.ofSeconds(60),
+          () -> poolA.workers().size() == 1 && poolB.workers().isEmpty());
+      assertThat(w.isAlive()).as("turned away, a worker tries again; it does not give up").isTrue();
+    }
+  }
+
+  @Test
   void aWorkerReachesOnlyWhatTheControlPlaneAllowsWhateverPassedValidation() throws Exception {
     Path files = tmp.resolve("files");
     controlPlane(Duration.ofSeconds(5), new ConnectorPolicy(StorageRoots.of(List.of(files)), Endpoints.parse("none")));

@@ -73,38 +73,49 @@ public final class RemoteWorkerPool implements WorkerPool {
    * @param requestTimeout how long a request to a worker (deploy, commit) may take
    * @param access what the workers' connectors may reach (sent to each worker as it registers)
    * @param metricsInterval how often workers report their tasks' metrics
+   * @param accepting whether workers may join now (see {@link #withAccepting})
    */
   public record Settings(String bindHost, int port, String clusterSecret, String storage, Duration heartbeatInterval,
       Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout, ConnectorPolicy access,
-      Duration metricsInterval) {
+      Duration metricsInterval, java.util.function.BooleanSupplier accepting) {
     public static Settings of(String clusterSecret, String storage) {
       return new Settings("127.0.0.1", 0, clusterSecret, storage, Duration.ofSeconds(1), Duration.ofSeconds(5),
-          Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted(), Duration.ofSeconds(1));
+          Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted(), Duration.ofSeconds(1),
+          () -> true);
+    }
+
+    /**
+     * Workers join only while {@code a} says so (a control-plane replica that does not lead turns
+     * them away, and lets go of those it has once it stops leading, so that they find the leader).
+     */
+    public Settings withAccepting(java.util.function.BooleanSupplier a) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout, access, metricsInterval, a);
     }
 
     public Settings withAccess(ConnectorPolicy a) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, a, metricsInterval);
+          requestTimeout, a, metricsInterval, accepting);
     }
 
     public Settings withMetricsInterval(Duration m) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access, m);
+          requestTimeout, access, m, accepting);
     }
 
     public Settings withPort(String host, int p) {
       return new Settings(host, p, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access, metricsInterval);
+          requestTimeout, access, metricsInterval, accepting);
     }
 
     public Settings withHeartbeatTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, t, capacityTimeout,
-          requestTimeout, access, metricsInterval);
+          requestTimeout, access, metricsInterval, accepting);
     }
 
     public Settings withCapacityTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, t,
-          requestTimeout, access, metricsInterval);
+          requestTimeout, access, metricsInterval, accepting);
     }
   }
 
@@ -113,6 +124,13 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   /** A worker joined ({@code lost} false) or left the pool (then {@code why}). */
   public record WorkerEvent(String worker, long pid, boolean lost, String why) {}
+
+  /**
+   * Why a replica that does not lead turns a worker away; the worker tries again (the next address
+   * it was given), as after a lost connection.
+   */
+  public static final String NOT_LEADING = "this control-plane replica does not lead; "
+      + "register with the leader (trying again)";
 
   private final Settings settings;
   private final DataTokens tokens;
@@ -229,6 +247,14 @@ public final class RemoteWorkerPool implements WorkerPool {
       s.close("refused");
       return;
     }
+    if (!settings.accepting().getAsBoolean()) {
+      LOG.log(System.Logger.Level.INFO, "worker {0} (pid {1}) turned away: this replica does not lead", r.worker(),
+          r.pid());
+      s.send(new Envelope.Refused(NOT_LEADING));
+      s.close("refused");
+      sessions.remove(s);
+      return;
+    }
     WorkerSession replaced;
     synchronized (this) {
       replaced = workers.put(r.worker(), s);
@@ -253,6 +279,16 @@ public final class RemoteWorkerPool implements WorkerPool {
   private void checkHeartbeats() {
     long now = System.nanoTime();
     long timeout = settings.heartbeatTimeout().toNanos();
+    if (!settings.accepting().getAsBoolean()) {
+      for (WorkerSession s : sessions) {
+        if (s.state() == WorkerSession.State.REGISTERED) {
+          lose(s, "this control-plane replica no longer leads");
+          s.send(new Envelope.Refused(NOT_LEADING));
+          s.close("no longer leading");
+          sessions.remove(s);
+        }
+      }
+    }
     for (WorkerSession s : sessions) {
       WorkerSession.State state = s.state();
       long silent = now - s.lastHeardNanos();

@@ -52,7 +52,8 @@ public final class WorkerProcess implements AutoCloseable {
   private static final long OUTPUT_MILLIS = 200;
 
   /**
-   * @param controlPlane {@code host:port} of the control plane's worker port
+   * @param controlPlane {@code host:port} of the control plane's worker port, or several
+   *     comma-separated (one per replica): tried in turn until one, the leader, accepts
    * @param worker this worker's id, unique in the pool
    * @param slots tasks it runs at once
    * @param cacheDir its local files (RocksDB, file cache): a cache, wiped at start
@@ -73,6 +74,8 @@ public final class WorkerProcess implements AutoCloseable {
   private final ScheduledExecutorService timers;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile Session session;
+  /** Connections opened so far (timer thread): picks the next control-plane address. */
+  private int connections;
   private volatile boolean closed;
   private volatile String stopReason;
   // set once registered (the storage is the control plane's)
@@ -134,6 +137,15 @@ public final class WorkerProcess implements AutoCloseable {
     Session s = new Session();
     session = s;
     s.open();
+  }
+
+  /**
+   * The control-plane address to connect to next: the given ones in turn, so that a worker given
+   * every replica's finds the one that leads (the others turn it away).
+   */
+  private String nextControlPlane() {
+    String[] addresses = config.controlPlane().split(",");
+    return addresses[Math.floorMod(connections++, addresses.length)].trim();
   }
 
   private void reconnectLater(String why) {
@@ -273,9 +285,9 @@ public final class WorkerProcess implements AutoCloseable {
     private volatile boolean ended;
 
     void open() {
-      int colon = config.controlPlane().lastIndexOf(':');
-      channel = NettyChannelBuilder.forAddress(config.controlPlane().substring(0, colon),
-              Integer.parseInt(config.controlPlane().substring(colon + 1)))
+      String address = nextControlPlane();
+      int colon = address.lastIndexOf(':');
+      channel = NettyChannelBuilder.forAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
           .usePlaintext()
           .maxInboundMessageSize(ControlRpc.MAX_MESSAGE_BYTES)
           .keepAliveTime(2, TimeUnit.SECONDS)
