@@ -172,18 +172,17 @@ class ApiServerIT {
 
     List<Savepoint> after = savepointsApi.listSavepoints("default", "trickle", null, null).getItems();
     assertThat(after).extracting(Savepoint::getTrigger)
-        .containsExactly(Savepoint.TriggerEnum.ROLLOUT, Savepoint.TriggerEnum.STOP);
-    assertThat(after.get(0).getParallelism()).as("taken before the rescale").isEqualTo(1);
+        .as("a rescale ends the run at a checkpoint, not a savepoint").containsExactly(Savepoint.TriggerEnum.STOP);
     java.nio.file.Path directory = dir.resolve("data/checkpoints/default--trickle/savepoints/" + sp);
     assertThat(directory.resolve("_metadata")).exists();
-    savepointsApi.deleteSavepoint("default", "trickle", sp); // the job runs from the rescale's savepoint now
+    savepointsApi.deleteSavepoint("default", "trickle", sp); // the job runs from the rescale's checkpoint now
     if (java.nio.file.Files.exists(directory)) { // emptied directories are removed
       try (var files = java.nio.file.Files.walk(directory)) {
         assertThat(files.filter(java.nio.file.Files::isRegularFile)).as("objects left in %s", directory).isEmpty();
       }
     }
-    assertThat(savepointsApi.listSavepoints("default", "trickle", null, null).getItems()).extracting(Savepoint::getId)
-        .containsExactly(after.get(0).getId());
+    assertThat(after.get(0).getId()).isEqualTo(sp);
+    assertThat(savepointsApi.listSavepoints("default", "trickle", null, null).getItems()).isEmpty();
     assertThatThrownBy(() -> savepointsApi.getSavepoint("default", "trickle", sp))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }

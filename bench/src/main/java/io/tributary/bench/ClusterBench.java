@@ -66,7 +66,7 @@ import picocli.CommandLine.Option;
  *       checkpoint holds each {@code --state-sizes}; then {@code kill -9} of a worker that runs
  *       window tasks, and the time until the restarted job's window tasks process records again.
  *   <li><b>rescale</b> (worker processes, the same jobs): parallelism 2 → 3 → 2 through
- *       {@link JobManager#rescale} (savepoint, stop, start from it): the time window tasks process
+ *       {@link JobManager#rescale} (checkpoint, stop, start from it): the time window tasks process
  *       nothing, from the last progress of the old run to the first records of the new one.
  * </ul>
  * Nothing is asserted; the figures are printed against the targets.
@@ -406,15 +406,14 @@ final class ClusterBench implements Callable<Integer> {
         && env.jobs.get(P, job).parallelism() == from && env.observer.firstRecordsAt(env.observer.current()) != 0);
     sleepNanos(TimeUnit.SECONDS.toNanos(2)); // a steady rate before the rescale
     AttemptId old = env.observer.current();
-    long savepointBefore = env.jobs.savepoints(P, job).stream().mapToLong(CheckpointRef::id).max().orElse(0);
     long requestedAt = System.nanoTime();
     env.jobs.rescale(P, job, to);
     AttemptId next = env.awaitProcessing(job, old, observe);
     long lastOld = env.observer.lastProgressAt(old);
     long firstNew = env.observer.firstRecordsAt(next);
-    long stateBytes = env.jobs.savepoints(P, job).stream().filter(c -> c.id() > savepointBefore)
-        .max(Comparator.comparingLong(CheckpointRef::id))
-        .map(c -> c.summary() != null && c.summary().stateBytes() != null ? c.summary().stateBytes() : 0L).orElse(0L);
+    CheckpointRef at = env.jobs.get(P, job).lastCheckpoint();
+    long stateBytes = at != null && at.summary() != null && at.summary().stateBytes() != null
+        ? at.summary().stateBytes() : 0L;
     System.err.printf("  rescale %d -> %d: paused %.2f s%n", from, to, (firstNew - lastOld) / 1e9);
     java.time.Instant since = java.time.Instant.now().minusNanos(System.nanoTime() - requestedAt);
     env.jobs.events(P, job).stream().filter(e -> !e.time().isBefore(since))
@@ -456,9 +455,9 @@ final class ClusterBench implements Callable<Integer> {
     if (rescales.isEmpty()) {
       return;
     }
-    out.printf("%-10s %-8s %12s %16s %18s%n", "state", "rescale", "savepoint", "paused", "request->records");
-    out.println("(savepoint: the keyed state of the rescale's savepoint; none: it failed and the job restarted from"
-        + " its latest checkpoint)");
+    out.printf("%-10s %-8s %12s %16s %18s%n", "state", "rescale", "checkpoint", "paused", "request->records");
+    out.println("(checkpoint: the keyed state of the job's latest checkpoint after the rescale, which ends the run at"
+        + " a checkpoint and starts the new one from it)");
     double worst = 0;
     for (Map.Entry<String, List<Rescale>> e : rescales.entrySet()) {
       for (Rescale r : e.getValue()) {

@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
  * or some of its stages at their own, from a savepoint.
  */
 @Command(name = "rescale", mixinStandardHelpOptions = true,
-    description = "Rescale a job on the server: a running job redeploys from a savepoint at N (or with the stages "
+    description = "Rescale a job on the server: a running job redeploys from a checkpoint at N (or with the stages "
         + "named by --stage at theirs), a stopped one runs so when resumed.")
 public final class RescaleCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "the job")

@@ -133,10 +133,12 @@ final class JobActions {
   }
 
   /**
-   * Sets the job's parallelism to {@code n}; a job that runs is rescaled (contract C7): savepoint,
-   * stop, start at {@code n} from the savepoint, the key groups divided anew (from the latest
-   * checkpoint if it is not RUNNING or the savepoint fails). A job at rest runs at {@code n} on its
-   * next start. {@code rescaled} is {@code record} with the new parallelism of the job and its stages.
+   * Sets the job's parallelism to {@code n}; a job that runs is rescaled (contract C7): a checkpoint
+   * (incremental: only what changed since the last one is uploaded, nothing is copied), the run ends
+   * as it completes, and the job starts at {@code n} from it, the key groups and splits divided anew
+   * and the state files opened where they are (from the latest checkpoint if it is not RUNNING or
+   * the checkpoint does not complete). A job at rest runs at {@code n} on its next start. {@code
+   * rescaled} is {@code record} with the new parallelism of the job and its stages.
    */
   JobRecord rescale(ManagedJob job, JobRecord record, JobSpec spec, JobRecord rescaled) throws InterruptedException {
     String from = describeParallelism(record, spec);
@@ -144,11 +146,39 @@ final class JobActions {
     JobRecord next = ctx.save(rescaled);
     ObservedState s = job.state();
     if (s.active()) {
-      boolean savepoint = s == ObservedState.RUNNING;
-      Ending e = endRun(job, ObservedState.RESCALING, "rescaling from parallelism " + from + " to " + to, savepoint);
-      redeploy(job, next, spec, e, "parallelism " + to, "rescale back to " + from);
+      String why = "rescaling from parallelism " + from + " to " + to;
+      String at;
+      if (s == ObservedState.RUNNING) {
+        JobRun r = job.detach(ObservedState.RESCALING, why);
+        at = r == null ? "the latest checkpoint" : checkpointThenEnd(job, r);
+      } else {
+        endRun(job, ObservedState.RESCALING, why, false);
+        at = "the latest checkpoint";
+      }
+      job.deploy(next, spec, RestorePolicy.LATEST, "parallelism " + to + " from " + at,
+          "the state from before the rescale is kept in the latest checkpoint: rescale back to " + from
+              + " to continue from it, or resume with restore none to start without state");
     }
     return next;
+  }
+
+  /**
+   * Ends {@code r} at a checkpoint: cancelled as one completes (its output committed), else, if none
+   * completes in time, cancelled anyway; then waits for its end.
+   *
+   * @return what the next run starts from: {@code checkpoint 42}, or the latest checkpoint and why
+   */
+  private String checkpointThenEnd(ManagedJob job, JobRun r) throws InterruptedException {
+    String at;
+    try {
+      CheckpointMetadata cp = r.checkpointThenCancel(ctx.actionTimeout());
+      at = cp != null ? "checkpoint " + cp.id() : "the latest checkpoint";
+    } catch (JobRun.SavepointFailed e) {
+      at = "the latest checkpoint (the checkpoint to rescale at did not complete: " + e.getMessage() + ")";
+    }
+    r.cancel();
+    awaitEnd(job, r);
+    return at;
   }
 
   /** {@code 2}, or with stages of their own {@code 2 (per-auction 4, bids 1)}. */

@@ -636,8 +636,8 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * Sets the job's parallelism. A running job keeps its state (contract C7): savepoint, stop, and
-   * start at {@code parallelism} from the savepoint. A job at rest uses it on its next start. The
+   * Sets the job's parallelism. A running job keeps its state (contract C7): a checkpoint, stop, and
+   * start at {@code parallelism} from that checkpoint. A job at rest uses it on its next start. The
    * same parallelism again changes nothing.
    *
    * @throws InvalidRequestException naming {@code parallelism} if it lies outside [1,
