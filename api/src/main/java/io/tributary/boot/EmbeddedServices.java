@@ -180,6 +180,7 @@ public final class EmbeddedServices {
     }
     RemoteWorkerPool pool;
     LocalProcessWorkers processes = null;
+    io.tributary.worker.kubernetes.KubernetesWorkers pods = null;
     try {
       pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), storage)
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
@@ -189,6 +190,9 @@ public final class EmbeddedServices {
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),
             dataDir.resolve("logs").resolve("workers"), workerEnvironment(secret, stores)));
       }
+      if (workers.kind() == WorkersOption.Kind.KUBERNETES) {
+        pods = KubernetesPool.start(pool, workers, stores);
+      }
     } catch (RuntimeException e) {
       state.close();
       objects.close();
@@ -196,12 +200,16 @@ public final class EmbeddedServices {
       throw e;
     }
     LocalProcessWorkers started = processes;
+    io.tributary.worker.kubernetes.KubernetesWorkers startedPods = pods;
     RemoteWorkerPool remote = pool;
     return new ControlPlaneServices(metadata, objects, state.factories(), remote,
         new ConnectorSplitEnumerator(connectors), true, () -> {
           remote.close();
           if (started != null) {
             started.close();
+          }
+          if (startedPods != null) {
+            startedPods.close();
           }
           state.close();
           objects.close();

@@ -42,26 +42,49 @@ import java.util.Optional;
  *   <li>{@code tributary.server.advertised-url}: where the other replicas reach this one's API
  *       (default {@code http://<host>:<port>});
  *   <li>{@code tributary.token-key}: the key token hashes are keyed with (base64, 32 bytes or more);
- *       required with a shared metadata store, so that every replica accepts the same tokens.
+ *       required with a shared metadata store, so that every replica accepts the same tokens;
+ *   <li>{@code tributary.workers.kubernetes.*}: the worker pods of {@code --workers kubernetes:N}
+ *       ({@link #workerPods}, read by {@code KubernetesPool}): {@code image} (required), {@code
+ *       namespace}, {@code service-account}, {@code secret-name}, {@code secret-key}, {@code
+ *       cpu-per-slot}, {@code memory-per-slot}, {@code data-port}, {@code control-plane}, {@code
+ *       server-id}, {@code owner-pod}, {@code image-pull-policy}, {@code labels}.
  * </ul>
  *
  * @param objectStore the object store's URL, or null for {@code <data-dir>/checkpoints}
  * @param s3 the S3 settings by the environment-variable names {@code ObjectStores} reads
  * @param dynamo the DynamoDB metadata store, or empty for the embedded one
+ * @param workerPods the {@code tributary.workers.kubernetes.*} settings set, by the key's last part
+ *     ({@code image}, {@code cpu-per-slot}, ...)
  */
 public record ServerConfiguration(String objectStore, Map<String, String> s3, Optional<DynamoSettings> dynamo,
-    Duration leaseTime, String advertisedUrl, String tokenKey) {
+    Duration leaseTime, String advertisedUrl, String tokenKey, Map<String, String> workerPods) {
+  /** The prefix of the worker pods' keys. */
+  public static final String WORKER_PODS = "tributary.workers.kubernetes.";
+
   /** Every key a configuration file may set. */
   public static final List<String> KEYS = List.of("tributary.object-store", "tributary.s3.endpoint",
       "tributary.s3.path-style", "tributary.s3.region", "tributary.metadata.store", "tributary.metadata.dynamodb.table",
       "tributary.metadata.dynamodb.region", "tributary.metadata.dynamodb.endpoint",
       "tributary.metadata.dynamodb.create-table", "tributary.leader.lease-time", "tributary.server.advertised-url",
-      "tributary.token-key");
+      "tributary.token-key", "tributary.workers.kubernetes.image", "tributary.workers.kubernetes.image-pull-policy",
+      "tributary.workers.kubernetes.namespace", "tributary.workers.kubernetes.service-account",
+      "tributary.workers.kubernetes.secret-name", "tributary.workers.kubernetes.secret-key",
+      "tributary.workers.kubernetes.cpu-per-slot", "tributary.workers.kubernetes.memory-per-slot",
+      "tributary.workers.kubernetes.data-port", "tributary.workers.kubernetes.control-plane",
+      "tributary.workers.kubernetes.server-id", "tributary.workers.kubernetes.owner-pod",
+      "tributary.workers.kubernetes.labels");
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   public ServerConfiguration {
     s3 = Map.copyOf(s3);
+    workerPods = Map.copyOf(workerPods);
+  }
+
+  /** Without worker pod settings. */
+  public ServerConfiguration(String objectStore, Map<String, String> s3, Optional<DynamoSettings> dynamo,
+      Duration leaseTime, String advertisedUrl, String tokenKey) {
+    this(objectStore, s3, dynamo, leaseTime, advertisedUrl, tokenKey, Map.of());
   }
 
   /** The embedded defaults: nothing configured. */
@@ -190,7 +213,29 @@ public record ServerConfiguration(String objectStore, Map<String, String> s3, Op
       throw new IllegalArgumentException(source + ": tributary.object-store '" + objectStore + "' names no bucket: use "
           + "s3://bucket/prefix");
     }
-    return new ServerConfiguration(objectStore, s3, dynamo, lease, advertised, v.get("tributary.token-key"));
+    Map<String, String> pods = new LinkedHashMap<>();
+    v.forEach((key, value) -> {
+      if (key.startsWith(WORKER_PODS)) {
+        pods.put(key.substring(WORKER_PODS.length()), value);
+      }
+    });
+    if (pods.containsKey("data-port")) {
+      int port;
+      try {
+        port = Integer.parseInt(pods.get("data-port"));
+      } catch (NumberFormatException e) {
+        port = 0;
+      }
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException(source + ": " + WORKER_PODS + "data-port must be a port (1-65535), not '"
+            + pods.get("data-port") + "'");
+      }
+    }
+    if (pods.containsKey("labels") && !pods.get("labels").matches("\\s*([^=,\\s]+=[^=,\\s]*\\s*(,\\s*|$))*")) {
+      throw new IllegalArgumentException(source + ": " + WORKER_PODS + "labels must be key=value pairs, "
+          + "comma-separated, not '" + pods.get("labels") + "'");
+    }
+    return new ServerConfiguration(objectStore, s3, dynamo, lease, advertised, v.get("tributary.token-key"), pods);
   }
 
   private static void putIf(Map<String, String> m, String k, String v) {

@@ -9,12 +9,15 @@ import java.util.Locale;
  *   <li>{@code in-process} (the default): threads of the server's own process;
  *   <li>{@code local:N}: N worker processes on this host, started and supervised by the server;
  *   <li>{@code external}: worker processes started by someone else ({@code tributary worker}), on this
- *       host or others, that register at the server's worker port.
+ *       host or others, that register at the server's worker port;
+ *   <li>{@code kubernetes:N} ({@code kubernetes}: one): N worker pods the server creates and
+ *       supervises through the Kubernetes API ({@code KubernetesPool}, the pods' settings under {@code
+ *       tributary.workers.kubernetes.*} of {@link ServerConfiguration}), registering at the worker port.
  * </ul>
  *
  * @param kind which of them
- * @param count for {@code local}: the number of worker processes
- * @param slots for {@code local}: the slots of each
+ * @param count for {@code local} and {@code kubernetes}: the number of worker processes (pods)
+ * @param slots for {@code local} and {@code kubernetes}: the slots of each
  * @param bindHost the address the worker port listens on
  * @param port the worker port (0: any free one)
  * @param heartbeatTimeout a worker silent this long is lost
@@ -24,7 +27,7 @@ import java.util.Locale;
  */
 public record WorkersOption(Kind kind, int count, int slots, String bindHost, int port, Duration heartbeatTimeout,
     Duration metricsInterval, String javaOptions) {
-  public enum Kind { IN_PROCESS, LOCAL, EXTERNAL }
+  public enum Kind { IN_PROCESS, LOCAL, EXTERNAL, KUBERNETES }
 
   /** How often workers report metrics unless told otherwise. */
   public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofSeconds(1);
@@ -51,7 +54,7 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
       Duration.ofSeconds(5));
 
   /**
-   * Parses {@code in-process}, {@code local:N} or {@code external}.
+   * Parses {@code in-process}, {@code local:N}, {@code external} or {@code kubernetes[:N]}.
    *
    * @throws IllegalArgumentException with what to write instead
    */
@@ -78,6 +81,23 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
       }
       return new WorkersOption(Kind.LOCAL, n, slots, bindHost, port != null ? port : 0, heartbeatTimeout);
     }
-    throw new IllegalArgumentException("--workers takes in-process, local:N or external, not '" + text + "'");
+    if (t.equals("kubernetes") || t.startsWith("kubernetes:")) {
+      int n;
+      try {
+        n = t.equals("kubernetes") ? 1 : Integer.parseInt(t.substring("kubernetes:".length()));
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n < 0 || n > 256) {
+        throw new IllegalArgumentException("--workers kubernetes:N needs N between 0 and 256, not '" + text + "'");
+      }
+      if (slots < 1) {
+        throw new IllegalArgumentException("--worker-slots must be at least 1, not " + slots);
+      }
+      return new WorkersOption(Kind.KUBERNETES, n, slots, bindHost, port != null ? port : DEFAULT_PORT,
+          heartbeatTimeout);
+    }
+    throw new IllegalArgumentException("--workers takes in-process, local:N, external or kubernetes:N, not '" + text
+        + "'");
   }
 }

@@ -227,6 +227,8 @@ public final class KubernetesWorkers implements AutoCloseable {
   private final AtomicInteger desired;
   /** Pods whose workers the pool lost: deleted (and so replaced) at the next reconcile. */
   private final Set<String> lost = ConcurrentHashMap.newKeySet();
+  /** Pods the pool deleted itself (their workers' loss is no news). */
+  private final Set<String> deleted = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService loop;
   private final AtomicBoolean queued = new AtomicBoolean();
   private final SharedIndexInformer<Pod> informer;
@@ -274,7 +276,7 @@ public final class KubernetesWorkers implements AutoCloseable {
       return t;
     });
     pool.onWorkerEvent(e -> {
-      if (e.lost() && e.worker().startsWith(namePrefix) && !closed) {
+      if (e.lost() && e.worker().startsWith(namePrefix) && !closed && !deleted.contains(e.worker())) {
         LOG.log(System.Logger.Level.WARNING, "worker {0} was lost ({1}); deleting its pod to replace it", e.worker(),
             e.why());
         lost.add(e.worker());
@@ -335,7 +337,7 @@ public final class KubernetesWorkers implements AutoCloseable {
     return desired.get();
   }
 
-  /** Pods replaced so far (failed, ended, deleted by others, or whose worker was lost). */
+  /** Pods the pool deleted to replace them so far (failed, ended, or whose worker it lost). */
   public int replacements() {
     return replaced.get();
   }
@@ -409,6 +411,7 @@ public final class KubernetesWorkers implements AutoCloseable {
       Set<String> names = new java.util.HashSet<>();
       all.forEach(p -> names.add(p.getMetadata().getName()));
       lost.retainAll(names);
+      deleted.removeIf(n -> !names.contains(n) && pool.workers().stream().noneMatch(w -> w.id().equals(n)));
       int want = desired.get();
       if (live.size() > want) {
         for (String name : surplus(live, live.size() - want)) {
@@ -455,6 +458,7 @@ public final class KubernetesWorkers implements AutoCloseable {
   }
 
   private void delete(String name) {
+    deleted.add(name);
     try {
       client.pods().inNamespace(namespace).withName(name).delete();
     } catch (KubernetesClientException e) {
