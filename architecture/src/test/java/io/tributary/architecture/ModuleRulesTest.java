@@ -47,6 +47,7 @@ class ModuleRulesTest {
       Map.entry("expressions", List.of("io.tributary.expr")),
       Map.entry("connectors", List.of("io.tributary.connectors")),
       Map.entry("runtime", List.of("io.tributary.worker")),
+      Map.entry("kubernetes", List.of("io.tributary.worker.kubernetes")),
       Map.entry("testkit", List.of("io.tributary.testkit")),
       Map.entry("scheduler", List.of("io.tributary.scheduler")),
       Map.entry("openapi-client", List.of("io.tributary.client")),
@@ -61,6 +62,7 @@ class ModuleRulesTest {
       Map.entry("tributary-expressions", "expressions"), Map.entry("worker/expressions", "expressions"),
       Map.entry("tributary-connectors", "connectors"), Map.entry("worker/connectors", "connectors"),
       Map.entry("tributary-worker", "runtime"), Map.entry("worker/runtime", "runtime"),
+      Map.entry("tributary-worker-kubernetes", "kubernetes"), Map.entry("worker/kubernetes", "kubernetes"),
       Map.entry("tributary-testkit", "testkit"), Map.entry("worker/testkit", "testkit"),
       Map.entry("tributary-scheduler", "scheduler"), Map.entry("scheduler", "scheduler"),
       Map.entry("tributary-openapi-client", "openapi-client"), Map.entry("openapi/client", "openapi-client"),
@@ -188,6 +190,14 @@ class ModuleRulesTest {
         .should().dependOnClassesThat().resideInAnyPackage("io.tributary.scheduler..", "io.tributary.server..",
             "io.tributary.cli..", "io.tributary.boot..", "io.tributary.bench..")
         .because("a worker is told what to run through the worker protocol"));
+  }
+
+  @Test
+  void onlyTheCompositionRootPicksTheKubernetesPool() {
+    check(noClasses().that().resideOutsideOfPackages("io.tributary.worker.kubernetes..", "io.tributary.boot..")
+        .should().dependOnClassesThat().resideInAPackage("io.tributary.worker.kubernetes..")
+        .because("the runtime and the control plane know worker pools only as WorkerPool; io.tributary.boot wires "
+            + "the Kubernetes one"));
   }
 
   @Test

@@ -599,7 +599,10 @@ public final class KubernetesWorkers implements AutoCloseable {
     }
     informer.close();
     try {
-      pods().delete();
+      // one by one: the pool's RBAC grants delete, not deletecollection
+      for (Pod p : pods().list().getItems()) {
+        delete(p.getMetadata().getName());
+      }
     } catch (KubernetesClientException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot delete the worker pods in " + namespace + ": " + e.getMessage()
           + (owner != null ? "; they go with their owner pod " + owner.getName() : ""), e);
