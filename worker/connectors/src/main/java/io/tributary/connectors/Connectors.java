@@ -39,7 +39,8 @@ import java.util.Locale;
  *       (at-least-once|exactly-once|upsert, default at-least-once), {@code transactionalIdPrefix}
  *       and {@code transactionTimeout} (exactly-once only; see {@link KafkaSink}). {@code stdout} takes none; {@code
  *       blackhole} takes {@code maxRecordsPerSecond} (a slow downstream, for load tests; 0 or absent:
- *       as fast as records come).
+ *       as fast as records come) and {@code maxRecordsPerSecondPerSubtask} (a fixed cost per record:
+ *       each subtask takes at most that many, so more subtasks take more).
  * </ul>
  *
  * <p>A generator's {@code startTime} is the event time of its first record. Without it, a bounded
@@ -101,8 +102,9 @@ public final class Connectors {
         yield new StdoutSink();
       }
       case "blackhole" -> {
-        p.allowOnly("maxRecordsPerSecond");
-        yield new BlackholeSink(plan.id(), p.positiveNumber("maxRecordsPerSecond", 0));
+        p.allowOnly("maxRecordsPerSecond", "maxRecordsPerSecondPerSubtask");
+        yield new BlackholeSink(plan.id(), p.positiveNumber("maxRecordsPerSecond", 0),
+            p.positiveNumber("maxRecordsPerSecondPerSubtask", 0));
       }
       default -> throw new ConnectorException("sink '" + plan.id() + "': unknown type '" + plan.type()
           + "'; use one of file, kafka, stdout, blackhole");

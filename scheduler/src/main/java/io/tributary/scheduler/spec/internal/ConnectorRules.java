@@ -53,7 +53,8 @@ public final class ConnectorRules {
         optional("transactionalIdPrefix", STRING), optional("transactionTimeout", POSITIVE_DURATION),
         optional("properties", PRODUCER_SETTINGS)));
     m.put("stdout", List.of());
-    m.put("blackhole", List.of(optional("maxRecordsPerSecond", POSITIVE_NUMBER)));
+    m.put("blackhole", List.of(optional("maxRecordsPerSecond", POSITIVE_NUMBER),
+        optional("maxRecordsPerSecondPerSubtask", POSITIVE_NUMBER)));
     return Collections.unmodifiableMap(m);
   }
 

@@ -18,6 +18,7 @@ public final class BlackholeSink implements SinkConnector {
 
   private final LongAdder counter;
   private final double recordsPerSecond;
+  private final double perSubtask;
 
   public BlackholeSink(String sinkId) {
     this(sinkId, 0);
@@ -25,8 +26,18 @@ public final class BlackholeSink implements SinkConnector {
 
   /** @param recordsPerSecond the most records a second the sink takes; 0: no limit */
   public BlackholeSink(String sinkId, double recordsPerSecond) {
+    this(sinkId, recordsPerSecond, 0);
+  }
+
+  /**
+   * @param recordsPerSecond the most records a second the sink takes, all subtasks together; 0: no limit
+   * @param perSubtask the most records a second each subtask takes (a downstream whose capacity grows
+   *     with its parallelism); 0: no limit
+   */
+  public BlackholeSink(String sinkId, double recordsPerSecond, double perSubtask) {
     this.counter = COUNTERS.computeIfAbsent(sinkId, id -> new LongAdder());
     this.recordsPerSecond = recordsPerSecond;
+    this.perSubtask = perSubtask;
   }
 
   /** Records written so far (committed or not) to blackhole sinks with this id. */
@@ -45,18 +56,20 @@ public final class BlackholeSink implements SinkConnector {
 
   @Override
   public SinkWriter open(int subtaskIndex, int parallelism) {
-    double perWriter = recordsPerSecond / parallelism;
+    double shared = recordsPerSecond / parallelism;
+    double perWriter = shared > 0 && perSubtask > 0 ? Math.min(shared, perSubtask) : Math.max(shared, perSubtask);
+    long interval = perWriter > 0 ? (long) (1e9 / perWriter) : 0;
     return new SinkWriter() {
-      private final long start = System.nanoTime();
-      private long written;
+      /** When the next record may go; never more than a tenth of a second of unused capacity behind. */
+      private long due = System.nanoTime();
 
       @Override
       public void write(Record record) {
         counter.increment();
-        written++;
-        if (perWriter > 0) {
-          long due = start + (long) (written * 1e9 / perWriter);
-          long wait = due - System.nanoTime();
+        if (interval > 0) {
+          long now = System.nanoTime();
+          due = Math.max(due, now - 100_000_000L) + interval;
+          long wait = due - now;
           if (wait > 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(wait); // a slow downstream holds the task
           }
