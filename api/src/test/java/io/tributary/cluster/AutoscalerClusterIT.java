@@ -19,17 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,22 +146,10 @@ class AutoscalerClusterIT {
 
   /** Adds the id of every record committed to the output topic; an id seen twice goes to {@code duplicates}. */
   private static void readCommitted(Set<Integer> ids, List<Integer> duplicates) {
-    List<TopicPartition> tps = IntStream.range(0, PARTITIONS).mapToObj(i -> new TopicPartition("clicks-out", i))
-        .toList();
-    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
-      c.assign(tps);
-      c.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = c.endOffsets(tps);
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(100)).forEach(r -> {
-          int id = Integer.parseInt(r.value().replaceAll(".*\"id\":(\\d+).*", "$1"));
-          if (!ids.add(id)) {
-            duplicates.add(id);
-          }
-        });
+    for (String value : WindowCounts.committedValues(kafka, "clicks-out", PARTITIONS)) {
+      int id = Integer.parseInt(value.replaceAll(".*\"id\":(\\d+).*", "$1"));
+      if (!ids.add(id)) {
+        duplicates.add(id);
       }
     }
   }

@@ -23,9 +23,23 @@ public final class WindowCounts {
    * {@code read_committed}), failing the test if a result was committed twice.
    */
   public static Map<String, Long> readCommitted(KafkaBroker kafka, String topic, int partitions) {
-    List<TopicPartition> tps = IntStream.range(0, partitions).mapToObj(i -> new TopicPartition(topic, i)).toList();
     Map<String, Long> out = new HashMap<>();
     List<String> duplicates = new ArrayList<>();
+    for (String value : committedValues(kafka, topic, partitions)) {
+      Map<String, Object> m = parse(value);
+      String key = m.get("user") + "@" + m.get("window_start");
+      if (out.put(key, ((Number) m.get("n")).longValue()) != null) {
+        duplicates.add(key);
+      }
+    }
+    assertThat(duplicates).as("results committed more than once").isEmpty();
+    return out;
+  }
+
+  /** Every value committed to {@code topic} (read with {@code read_committed}), partition by partition. */
+  public static List<String> committedValues(KafkaBroker kafka, String topic, int partitions) {
+    List<TopicPartition> tps = IntStream.range(0, partitions).mapToObj(i -> new TopicPartition(topic, i)).toList();
+    List<String> out = new ArrayList<>();
     try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
@@ -34,16 +48,9 @@ public final class WindowCounts {
       Map<TopicPartition, Long> end = c.endOffsets(tps);
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(100)).forEach(r -> {
-          Map<String, Object> m = parse(r.value());
-          String key = m.get("user") + "@" + m.get("window_start");
-          if (out.put(key, ((Number) m.get("n")).longValue()) != null) {
-            duplicates.add(key);
-          }
-        });
+        c.poll(Duration.ofMillis(100)).forEach(r -> out.add(r.value()));
       }
     }
-    assertThat(duplicates).as("results committed more than once").isEmpty();
     return out;
   }
 
