@@ -29,7 +29,7 @@ class CliTest {
   void aWorkerWithoutAnAddressOrSecretSaysWhatToFixInOneLine() {
     assertThat(Main.execute("worker", "--control-plane", "nowhere")).isNotZero();
     assertThat(std.err().strip()).isEqualTo("tributary: --control-plane is HOST:PORT (the server's worker port), "
-        + "not 'nowhere'");
+        + "or several comma-separated, not 'nowhere'");
     org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("TRIBUTARY_CLUSTER_SECRET") == null);
     std.reset();
     assertThat(Main.execute("worker", "--control-plane", "grpc://localhost:7077")).isNotZero();

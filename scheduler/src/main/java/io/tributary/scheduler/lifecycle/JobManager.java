@@ -1106,24 +1106,31 @@ public final class JobManager implements AutoCloseable {
    */
   private static Map<String, Integer> keptStages(JobRecord old, java.util.function.Supplier<JobSpec> oldSpec,
       JobSpec after) {
-    if (old.stageParallelism().isEmpty()) {
+    if (old.stageParallelism().isEmpty() || !sameParallelism(oldSpec, after)) {
       return Map.of();
     }
-    try {
-      if (!oldSpec.get().parallelism().equals(after.parallelism())) {
-        return Map.of();
-      }
-    } catch (InvalidSpecException e) {
-      return Map.of();
-    }
-    ParallelismSpec p = after.parallelism();
     Map<String, Integer> kept = new java.util.TreeMap<>();
     old.stageParallelism().forEach((stage, n) -> {
-      if (n >= p.min() && n <= p.max() && n <= after.effectiveMaxParallelism()) {
+      if (allows(after, n)) {
         kept.put(stage, n);
       }
     });
     return kept;
+  }
+
+  /** Whether the old spec (if it still parses) has the same parallelism block as {@code after}. */
+  private static boolean sameParallelism(java.util.function.Supplier<JobSpec> oldSpec, JobSpec after) {
+    try {
+      return oldSpec.get().parallelism().equals(after.parallelism());
+    } catch (InvalidSpecException e) {
+      return false; // the stored spec no longer parses: the new one decides
+    }
+  }
+
+  /** Whether {@code spec} allows parallelism {@code n}: within its bounds and its key groups. */
+  private static boolean allows(JobSpec spec, int n) {
+    ParallelismSpec p = spec.parallelism();
+    return n >= p.min() && n <= p.max() && n <= spec.effectiveMaxParallelism();
   }
 
   /** The parallelism a job counts for in the quota: its widest stage's. */
@@ -1138,18 +1145,6 @@ public final class JobManager implements AutoCloseable {
 
   private static Integer keptParallelism(JobRecord old, java.util.function.Supplier<JobSpec> oldSpec, JobSpec after) {
     Integer rescaled = old.parallelism();
-    if (rescaled == null) {
-      return null;
-    }
-    try {
-      if (!oldSpec.get().parallelism().equals(after.parallelism())) {
-        return null;
-      }
-    } catch (InvalidSpecException e) {
-      return null; // the stored spec no longer parses: the new one decides
-    }
-    ParallelismSpec p = after.parallelism();
-    boolean fits = rescaled >= p.min() && rescaled <= p.max() && rescaled <= after.effectiveMaxParallelism();
-    return fits ? rescaled : null;
+    return rescaled != null && sameParallelism(oldSpec, after) && allows(after, rescaled) ? rescaled : null;
   }
 }
