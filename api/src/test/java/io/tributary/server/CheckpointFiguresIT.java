@@ -18,6 +18,7 @@ import io.tributary.client.model.StopRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class CheckpointFiguresIT {
     JobsApi jobs = new JobsApi(client);
     jobs.applyJob("default", "counts", apply(SPEC), null, null);
     CheckpointsApi checkpoints = new CheckpointsApi(client);
-    List<Checkpoint> list = awaitCheckpoints(checkpoints, 3);
+    List<Checkpoint> list = awaitCheckpoints(checkpoints, l -> l.size() >= 3, "3 checkpoints retained");
 
     assertThat(list).as("newest first").isSortedAccordingTo((a, b) -> Long.compare(b.getId(), a.getId()));
     assertThat(list).allSatisfy(c -> {
@@ -95,6 +96,11 @@ class CheckpointFiguresIT {
     assertThat(sp.getParallelism()).isEqualTo(2);
     assertThat(new SavepointsApi(client).listSavepoints("default", "counts", null, null).getItems())
         .as("listed as triggered").containsExactly(sp);
+    // the job's latest pointer names whichever completed last: wait for a checkpoint after the
+    // savepoint, so that the stopped job's last one is a checkpoint with a retained entry
+    long savepointId = Long.parseLong(sp.getId().substring("sp-".length()));
+    awaitCheckpoints(checkpoints, l -> l.stream().anyMatch(c -> c.getId() > savepointId),
+        "a checkpoint after savepoint " + sp.getId());
 
     Job stopped = new JobActionsApi(client).stopJob("default", "counts", new StopRequest().savepoint(false));
     assertThat(stopped.getObservedState()).isEqualTo(ObservedState.STOPPED);
@@ -111,11 +117,12 @@ class CheckpointFiguresIT {
         .as("entries kept").contains(last);
   }
 
-  private static List<Checkpoint> awaitCheckpoints(CheckpointsApi api, int n) throws Exception {
+  private static List<Checkpoint> awaitCheckpoints(CheckpointsApi api, Predicate<List<Checkpoint>> done, String what)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     List<Checkpoint> items = api.listCheckpoints("default", "counts", null, null).getItems();
-    while (items.size() < n) {
-      assertThat(System.nanoTime()).as("%d checkpoints retained; seen %s", n, items).isLessThan(deadline);
+    while (!done.test(items)) {
+      assertThat(System.nanoTime()).as("%s; seen %s", what, items).isLessThan(deadline);
       Thread.sleep(50); // polling interval of a condition with a deadline, not synchronisation by sleep
       items = api.listCheckpoints("default", "counts", null, null).getItems();
     }
