@@ -545,7 +545,7 @@ final class ClusterBench implements Callable<Integer> {
    * A control plane over a data directory, its pool wrapped so that every deployment and metrics
    * report is seen here too.
    */
-  private static final class Env implements AutoCloseable {
+  static final class Env implements AutoCloseable {
     final String name;
     final JobManager jobs;
     final Observer observer;
@@ -636,10 +636,10 @@ final class ClusterBench implements Callable<Integer> {
   }
 
   /** What the pool deployed and what its window tasks reported. */
-  private static final class Observer {
+  static final class Observer {
     private AttemptId current;
     private AttemptDeployment deployment;
-    private final Map<AttemptId, Long> deployedAt = new HashMap<>();
+    private final Map<AttemptId, Long> deployedAt = new LinkedHashMap<>();
     private final Map<AttemptId, Map<String, Sample>> latest = new HashMap<>();
     private final Map<AttemptId, Long> firstRecordsAt = new HashMap<>();
     private final Map<AttemptId, Long> lastProgressAt = new HashMap<>();
@@ -687,6 +687,11 @@ final class ClusterBench implements Callable<Integer> {
 
     synchronized AttemptDeployment deployment() {
       return deployment;
+    }
+
+    /** Every attempt deployed, in order. */
+    synchronized List<AttemptId> attempts() {
+      return List.copyOf(deployedAt.keySet());
     }
 
     synchronized long deployedAt(AttemptId a) {
@@ -787,7 +792,7 @@ final class ClusterBench implements Callable<Integer> {
 
   // ---- helpers ----
 
-  private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+  static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -801,7 +806,7 @@ final class ClusterBench implements Callable<Integer> {
     TimeUnit.NANOSECONDS.sleep(nanos);
   }
 
-  private static void deleteTree(Path dir) {
+  static void deleteTree(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }
