@@ -182,9 +182,12 @@ public final class EmbeddedServices {
     LocalProcessWorkers processes = null;
     io.tributary.worker.kubernetes.KubernetesWorkers pods = null;
     try {
-      pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(secret.value(), storage)
+      RemoteWorkerPool.Settings settings = RemoteWorkerPool.Settings.of(secret.value(), storage)
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
-          .withAccess(access).withMetricsInterval(workers.metricsInterval()).withAccepting(accepting));
+          .withAccess(access).withMetricsInterval(workers.metricsInterval()).withAccepting(accepting);
+      // only external workers outlive the control plane: local processes end with it, and the pods of the
+      // Kubernetes pool belong to the server instance that made them
+      pool = new RemoteWorkerPool(workers.kind() == WorkersOption.Kind.EXTERNAL ? settings : settings.withoutReattach());
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),

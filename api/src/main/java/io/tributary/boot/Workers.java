@@ -19,9 +19,11 @@ public final class Workers {
    * @param advertisedHost where other workers reach it
    * @param dataPort its data port (0: any free one)
    * @param clusterSecret what it proves to the server
+   * @param reattachGrace how long it keeps running its tasks when its control stream ends, for the
+   *     server that takes over (another replica, or the same server restarted) to follow them
    */
   public record Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost,
-      String advertisedHost, int dataPort, String clusterSecret) {}
+      String advertisedHost, int dataPort, String clusterSecret, java.time.Duration reattachGrace) {}
 
   /** A running worker; {@link #awaitStop} blocks until it stops for good. */
   public interface Running extends AutoCloseable {
@@ -37,7 +39,8 @@ public final class Workers {
   /** Starts the worker with the built-in connectors. */
   public static Running start(Config c) {
     WorkerProcess w = WorkerProcess.start(new WorkerProcess.Config(c.controlPlane(), c.worker(), c.slots(),
-        c.cacheDir(), c.bindHost(), c.advertisedHost(), c.dataPort(), c.clusterSecret(), ConnectorFactory::standard));
+        c.cacheDir(), c.bindHost(), c.advertisedHost(), c.dataPort(), c.clusterSecret(), ConnectorFactory::standard,
+        c.reattachGrace()));
     return new Running() {
       @Override
       public String dataAddress() {

@@ -61,6 +61,12 @@ final class ServerCommand implements Callable<Integer> {
       description = "A worker silent this long is lost: its tasks restart elsewhere (default: ${DEFAULT-VALUE})")
   java.time.Duration heartbeatTimeout;
 
+  @Option(names = "--reattach-wait", defaultValue = "10s", converter = io.tributary.cli.client.DurationOption.class,
+      description = {"A running job this server takes over (at start, or as the new leader) waits this long for the "
+          + "external workers that still run it to register, and then goes on on them without a restart; else it "
+          + "restarts from its latest checkpoint (default: ${DEFAULT-VALUE}; 0s: always restart)"})
+  java.time.Duration reattachWait;
+
   @Option(names = "--host", description = "Address to listen on (default: $TRIBUTARY_HOST, else 127.0.0.1: loopback "
       + "only; 0.0.0.0 for every interface, which needs a strong TRIBUTARY_ADMIN_TOKEN)")
   String host;
@@ -108,7 +114,7 @@ final class ServerCommand implements Callable<Integer> {
     ServerConfiguration stores = ServerConfiguration.load(configFile, System.getenv());
     TributaryServer server = TributaryServer.start(ServerSettings.config(dir.toAbsolutePath(), port,
         adminToken == null || adminToken.isBlank() ? null : adminToken, host, dev, fileRoots, endpoints, System.getenv())
-        .withWorkers(pool).withStores(stores));
+        .withWorkers(pool).withStores(stores), JobManager.Settings.defaults().withReattachWait(reattachWait));
     server.warnings().forEach(err::println);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {

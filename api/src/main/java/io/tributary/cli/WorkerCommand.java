@@ -5,6 +5,7 @@ import io.tributary.boot.Workers;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,6 +51,12 @@ final class WorkerCommand implements Callable<Integer> {
       description = "The data port (default: any free port)")
   int dataPort;
 
+  @Option(names = "--reattach-grace", paramLabel = "DURATION", converter = io.tributary.cli.client.DurationOption.class,
+      description = {"How long the worker keeps running its tasks when it loses its server, for the server that "
+          + "takes over (another replica, or the same one restarted) to follow them without a restart (default: 30s; "
+          + "0s with --parent-pid: a server's own local workers end with it)"})
+  Duration reattachGrace;
+
   @Option(names = "--parent-pid", paramLabel = "PID",
       description = "Stop when process PID ends (a server gives its local workers its own, so none outlives it)")
   Long parentPid;
@@ -85,7 +92,9 @@ final class WorkerCommand implements Callable<Integer> {
           new IllegalArgumentException("--parent-pid " + parentPid + " is not running"));
     }
     Workers.Running worker = Workers.start(new Workers.Config(address, id, n,
-        cacheDir != null ? cacheDir : Path.of("data", "local", id), bind, advertised, dataPort, secret.trim()));
+        cacheDir != null ? cacheDir : Path.of("data", "local", id), bind, advertised, dataPort, secret.trim(),
+        reattachGrace != null ? reattachGrace : parent != null ? Duration.ZERO
+            : io.tributary.worker.remote.WorkerProcess.DEFAULT_REATTACH_GRACE));
     Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "tributary-worker-shutdown"));
     if (parent != null) {
       parent.onExit().thenRun(worker::close);

@@ -206,6 +206,14 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     return epoch;
   }
 
+  /**
+   * Numbers this coordinator's checkpoints after {@code checkpointId}: the attempt it follows was
+   * told to take that one by an earlier coordinator (barrier ids only grow). Before {@link #start}.
+   */
+  public void resumeAfter(long checkpointId) {
+    nextId = Math.max(nextId, checkpointId + 1);
+  }
+
   /** Starts triggering checkpoints of {@code job} at the interval. */
   public void start(CheckpointTarget job) {
     thread.execute(() -> {

@@ -25,8 +25,9 @@ import java.util.function.LongSupplier;
  * {@code <job>/savepoints/sp-<n>/_metadata}. The metadata store holds, under {@code jobs/<job>/}:
  * <ul>
  *   <li>{@code run}: the epoch of the latest run (each run of the job gets a larger one, which is
- *       also its sink attempt number), the largest sink parallelism any run used, and the epoch of
- *       the control-plane leader that began it (a run is never begun under an older one);
+ *       also its sink attempt number), the attempt that runs (the run's epoch, unless a later control
+ *       plane took the attempt over: {@link #adoptRun}), the largest sink parallelism any run used,
+ *       and the epoch of the control-plane leader that began or took it (never an older one);
  *   <li>{@code latest}: the pointer to the latest completed checkpoint or savepoint, a fenced item
  *       (see {@link FencedWrites}) advanced by a conditional write naming the version the
  *       coordinator last wrote and its epoch, so a stale coordinator cannot move it;
@@ -143,7 +144,7 @@ public final class CheckpointStore {
           throw new io.tributary.scheduler.metadata.FencedException(key, leader, stamped);
         }
       }
-      ObjectNode next = JSON.createObjectNode().put("epoch", epoch + 1)
+      ObjectNode next = JSON.createObjectNode().put("epoch", epoch + 1).put("attempt", epoch + 1)
           .put("maxSinkParallelism", Math.max(maxSinks, sinkParallelism)).put("controlEpoch", leader);
       try {
         metadata.put(key, bytes(next), current.map(Item::version).orElse(0L));
@@ -151,6 +152,47 @@ public final class CheckpointStore {
         return new Run(epoch + 1, maxSinks);
       } catch (ConflictException e) {
         // another run started meanwhile: take the next epoch
+      }
+    }
+  }
+
+  /**
+   * Takes over attempt {@code attempt}, which workers still run though the control plane that began
+   * it is gone: takes the next epoch and fences the pointer with it, as {@link #beginRun} does, so
+   * the coordinator of the earlier control plane can no longer advance it, while the attempt (its
+   * tasks and its sinks' attempt number) goes on.
+   *
+   * @return the run the new coordinator records checkpoints under (its epoch is the new one)
+   * @throws io.tributary.scheduler.metadata.FencedException if {@code attempt} is not the job's
+   *     latest attempt (another run began since), or a newer control-plane leader took the job
+   */
+  public Run adoptRun(long attempt) {
+    String key = prefix() + "run";
+    while (true) {
+      long leader = controlEpoch.getAsLong();
+      Optional<Item> current = metadata.get(key);
+      if (current.isEmpty()) {
+        throw new io.tributary.scheduler.metadata.FencedException(key, attempt, 0);
+      }
+      JsonNode n = readJson(current.get().value());
+      long epoch = n.path("epoch").asLong();
+      long running = n.path("attempt").asLong(epoch);
+      int maxSinks = n.path("maxSinkParallelism").asInt();
+      long stamped = n.path("controlEpoch").asLong(0);
+      if (stamped > leader) {
+        throw new io.tributary.scheduler.metadata.FencedException(key, leader, stamped);
+      }
+      if (running != attempt) {
+        throw new io.tributary.scheduler.metadata.FencedException(key, attempt, running);
+      }
+      ObjectNode next = JSON.createObjectNode().put("epoch", epoch + 1).put("attempt", attempt)
+          .put("maxSinkParallelism", maxSinks).put("controlEpoch", leader);
+      try {
+        metadata.put(key, bytes(next), current.get().version());
+        FencedWrites.fence(metadata, latestKey(), epoch + 1);
+        return new Run(epoch + 1, maxSinks);
+      } catch (ConflictException e) {
+        // changed meanwhile: look again
       }
     }
   }

@@ -262,7 +262,8 @@ final class JobActions {
     job.resetAfterControlPlaneRestart(after, "the control plane restarted; the job's run ended with the previous "
         + "process");
     if (after == ObservedState.RECOVERING) {
-      job.deploy(record, spec, from, "resuming after a control-plane restart " + describe(from), null);
+      // the workers may still run it (an earlier control plane's workers outlive it): then it goes on
+      job.deploy(record, spec, from, "resuming after a control-plane restart " + describe(from), null, true);
     } else if (after == ObservedState.STOPPED && record.desired() == DesiredState.RUNNING) {
       job.deploy(record, spec, record.restore(), "resumed " + describe(record.restore()), null);
     }

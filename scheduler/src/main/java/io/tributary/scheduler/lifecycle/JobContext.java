@@ -67,11 +67,22 @@ final class JobContext {
 
   /** A runner of {@code plan} with the spec's checkpoint settings (or the defaults) and this process's storage. */
   JobMaster runner(JobSpec spec, ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events) {
+    return runner(spec, plan, restore, events, false);
+  }
+
+  /**
+   * As {@link #runner(JobSpec, ExecutionPlan, RestorePolicy, JobMaster.Events)}; with {@code
+   * reattach}, its first attempt is the one the workers still run for the control plane before this
+   * one, if they do (see {@link JobManager.Settings#reattachWait}).
+   */
+  JobMaster runner(JobSpec spec, ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events,
+      boolean reattach) {
     CheckpointSpec c = spec.checkpoints();
     long interval = c != null ? c.intervalMillis() : settings.defaultCheckpointInterval().toMillis();
     int retain = c != null ? c.retain() : CheckpointSpec.DEFAULT_RETAIN;
     JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
-        restore, settings.restarts(), c == null || c.exactlyOnce());
+        restore, settings.restarts(), c == null || c.exactlyOnce()).withReattachWait(reattach ? settings.reattachWait()
+        : Duration.ZERO);
     JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends(),
         storage.workersHaveOwnState());
     return new JobMaster(s, services, checkpoints(plan.jobName()), events);

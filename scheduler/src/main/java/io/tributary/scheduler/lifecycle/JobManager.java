@@ -92,11 +92,16 @@ public final class JobManager implements AutoCloseable {
    * @param policy what projects' jobs may reach and use (file directories, endpoints, quotas)
    * @param tokenKey the server's secret that token hashes are keyed with (kept outside the metadata
    *     store, so that a copy of the store alone allows no guessing); null for plain SHA-256
+   * @param reattachWait how long a running job that this control plane takes over (at start, or as
+   *     the new leader) waits for the workers that still run it, to follow its attempt instead of
+   *     restarting it from its latest checkpoint (zero: it restarts)
    */
   public record Settings(RestartPolicy restarts, Duration defaultCheckpointInterval, Duration checkpointTimeout,
-      Duration actionTimeout, Duration reconcileInterval, Clock clock, TenantPolicy policy, byte[] tokenKey) {
+      Duration actionTimeout, Duration reconcileInterval, Clock clock, TenantPolicy policy, byte[] tokenKey,
+      Duration reattachWait) {
     public Settings {
       Objects.requireNonNull(restarts, "restarts");
+      Objects.requireNonNull(reattachWait, "reattachWait");
       Objects.requireNonNull(clock, "clock");
       Objects.requireNonNull(policy, "policy");
       if (reconcileInterval.isNegative() || reconcileInterval.isZero()) {
@@ -107,34 +112,46 @@ public final class JobManager implements AutoCloseable {
     /** The defaults: {@link RestartPolicy#DEFAULT}, checkpoints every 10 s, reconciling every 2 s. */
     public static Settings defaults() {
       return new Settings(RestartPolicy.DEFAULT, Duration.ofSeconds(10), Duration.ofMinutes(10), Duration.ofMinutes(2),
-          Duration.ofSeconds(2), Clock.systemUTC(), TenantPolicy.open(), null);
+          Duration.ofSeconds(2), Clock.systemUTC(), TenantPolicy.open(), null, DEFAULT_REATTACH_WAIT);
     }
 
     public Settings withRestarts(RestartPolicy r) {
       return new Settings(r, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval, clock,
-          policy, tokenKey);
+          policy, tokenKey, reattachWait);
     }
 
     public Settings withActionTimeout(Duration t) {
       return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, t, reconcileInterval, clock, policy,
-          tokenKey);
+          tokenKey, reattachWait);
     }
 
     public Settings withReconcileInterval(Duration t) {
       return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, t, clock, policy,
-          tokenKey);
+          tokenKey, reattachWait);
     }
 
     /** These settings with {@code p} as the policy of every project. */
     public Settings withPolicy(TenantPolicy p) {
       return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval,
-          clock, p, tokenKey);
+          clock, p, tokenKey, reattachWait);
     }
+
+    /**
+     * These settings, a job taken over from another control plane waiting up to {@code w} for the
+     * workers that still run it, to follow its running attempt instead of restarting it (zero: never).
+     */
+    public Settings withReattachWait(Duration w) {
+      return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval,
+          clock, policy, tokenKey, w);
+    }
+
+    /** How long a taken-over job waits for the workers that still run it, unless told otherwise. */
+    public static final Duration DEFAULT_REATTACH_WAIT = Duration.ofSeconds(10);
 
     /** These settings with token hashes keyed by {@code key}. */
     public Settings withTokenKey(byte[] key) {
       return new Settings(restarts, defaultCheckpointInterval, checkpointTimeout, actionTimeout, reconcileInterval,
-          clock, policy, key == null ? null : key.clone());
+          clock, policy, key == null ? null : key.clone(), reattachWait);
     }
   }
 

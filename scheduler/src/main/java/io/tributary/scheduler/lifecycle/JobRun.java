@@ -42,6 +42,13 @@ final class JobRun {
     /** Where the tasks of the run's new attempt run. */
     void placed(JobRun run, io.tributary.protocol.AttemptDeployment deployment);
 
+    /**
+     * The run took over the attempt that workers still ran for the control plane before this one,
+     * going on after checkpoint {@code after} (null: none); {@link #placed} and {@link #started} follow.
+     */
+    default void reattached(JobRun run, io.tributary.protocol.AttemptDeployment deployment,
+        CheckpointMetadata after) {}
+
     /** A worker's metrics or output report of the run's current attempt. */
     void observed(JobRun run, WorkerReport report);
 
@@ -70,6 +77,8 @@ final class JobRun {
   private final CompletableFuture<Outcome> ended = new CompletableFuture<>();
   private volatile boolean detached;
   private volatile boolean cancelRequested;
+
+  private volatile boolean letGoRequested;
 
   JobRun(ExecutionPlan plan, RestorePolicy restore, JobRunnerFactory runners, Listener listener) {
     this.plan = plan;
@@ -189,6 +198,16 @@ final class JobRun {
     return null; // a checkpoint completed just now and cancelled the run
   }
 
+  /**
+   * Ends the run without ending its attempt, where the worker pool can keep it running for the next
+   * control plane to take over (see {@link JobMaster#detach}); {@link #awaitEnd} then reports
+   * CANCELLED.
+   */
+  void letGo() {
+    letGoRequested = true;
+    runner.detach();
+  }
+
   /** Cancels the run; {@link #awaitEnd} then reports CANCELLED (or how it ended before). */
   void cancel() {
     cancelRequested = true;
@@ -248,6 +267,10 @@ final class JobRun {
 
     @Override
     public void started(AttemptId attempt, ExecutionPlan plan) {
+      if (letGoRequested) {
+        runner.detach(); // as cancel() below, for an attempt published only now
+        return;
+      }
       if (cancelRequested) {
         // cancel() misses an attempt that is deploying (it cancels only the attempt it has already
         // published): cancel again now that it is published
@@ -270,6 +293,11 @@ final class JobRun {
     @Override
     public void placed(io.tributary.protocol.AttemptDeployment deployment) {
       listener.placed(JobRun.this, deployment);
+    }
+
+    @Override
+    public void reattached(io.tributary.protocol.AttemptDeployment deployment, CheckpointMetadata after) {
+      listener.reattached(JobRun.this, deployment, after);
     }
 
     @Override

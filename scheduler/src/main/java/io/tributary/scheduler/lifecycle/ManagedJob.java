@@ -239,6 +239,15 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
    * @param hint added to the failure if the run fails before it completes a checkpoint
    */
   void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint) {
+    deploy(record, jobSpec, restore, why, hint, false);
+  }
+
+  /**
+   * As {@link #deploy(JobRecord, JobSpec, RestorePolicy, String, String)}; with {@code reattach},
+   * the run first looks for the attempt the workers still run for the control plane before this one,
+   * and follows it if they do (a take-over).
+   */
+  void deploy(JobRecord record, JobSpec jobSpec, RestorePolicy restore, String why, String hint, boolean reattach) {
     bounds = new ParallelismBounds(jobSpec.parallelism().min(), jobSpec.parallelism().max());
     autoscaler = jobSpec.autoscalerSettings();
     ExecutionPlan plan;
@@ -258,7 +267,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       if (retired) {
         return;
       }
-      next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events), this);
+      next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events, reattach), this);
       run = next;
       deployed = new Deployed(record.fingerprint(), record.parallelism(), record.stageParallelism());
       checkpointed = false;
@@ -365,7 +374,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, state, f.message());
   }
 
-  /** Ends the current run without touching the state, when the manager closes. */
+  /**
+   * Ends the current run without touching the state, when the manager closes or stops leading: its
+   * attempt goes on where the worker pool can keep it running, for the next control plane to take
+   * over (see {@link JobRun#letGo}), and is cancelled elsewhere.
+   */
   void shutdown(Duration timeout) throws InterruptedException {
     JobRun r;
     synchronized (this) {
@@ -376,7 +389,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       }
     }
     if (r != null) {
-      r.cancel();
+      r.letGo();
       try {
         r.awaitEnd(timeout);
       } catch (TimeoutException e) {
@@ -423,6 +436,19 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       if (r == run) {
         placement = java.util.List.copyOf(tasks);
         placedAttempt = deployment.attempt();
+      }
+    }
+  }
+
+  @Override
+  public void reattached(JobRun r, io.tributary.protocol.AttemptDeployment deployment, CheckpointMetadata after) {
+    synchronized (this) {
+      if (follows(r) && (state == ObservedState.DEPLOYING || state == ObservedState.RECOVERING)) {
+        java.util.Set<String> workers = new java.util.TreeSet<>();
+        deployment.tasks().forEach(t -> workers.add(t.worker()));
+        moveTo(ObservedState.RUNNING, "took over its running attempt (epoch " + deployment.attempt().attempt()
+            + ") on " + String.join(", ", workers) + " without a restart; checkpoints go on after "
+            + (after == null ? "none" : after.kind() + " " + after.id()));
       }
     }
   }

@@ -32,6 +32,7 @@ final class Attempt implements WorkerReports, CheckpointTarget {
   private final Set<String> ended = new HashSet<>();
   private Failure failure;
   private String cancelledTask;
+  private boolean detached;
 
   Attempt(AttemptId id, int taskCount, WorkerPool pool, JobMaster.Events events) {
     this.id = id;
@@ -84,17 +85,31 @@ final class Attempt implements WorkerReports, CheckpointTarget {
   }
 
   /**
+   * The master lets go of the attempt without ending it (its control plane stops leading): {@link
+   * #awaitEnd} returns at once and cancels nothing. Any thread.
+   */
+  synchronized void detach() {
+    detached = true;
+    notifyAll();
+  }
+
+  /**
    * Waits until every task ended, or one failed: then cancels the others and waits up to
-   * {@code cancelWaitMillis} for them to end.
+   * {@code cancelWaitMillis} for them to end. Returns at once, cancelling nothing, once {@linkplain
+   * #detach detached}.
    *
-   * @return null if every task finished, else the first failure (a task cancelled without one
-   *     reported, as by a worker that went away, is a retryable internal failure)
+   * @return null if every task finished (or the attempt was detached), else the first failure (a
+   *     task cancelled without one reported, as by a worker that went away, is a retryable internal
+   *     failure)
    */
   Failure awaitEnd(long cancelWaitMillis) throws InterruptedException {
     Failure f;
     synchronized (this) {
-      while (ended.size() < taskCount && failure == null) {
+      while (ended.size() < taskCount && failure == null && !detached) {
         wait();
+      }
+      if (detached) {
+        return null;
       }
       f = failure != null || cancelledTask == null ? failure
           : new Failure(Failure.Domain.INTERNAL, true, "task " + cancelledTask + " was cancelled");

@@ -5,6 +5,7 @@ import io.tributary.plan.ExecutionPlan;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.Failure;
+import io.tributary.protocol.RunningAttempt;
 import io.tributary.protocol.SplitEnumerator;
 import io.tributary.protocol.WorkerPool;
 import io.tributary.protocol.WorkerReport;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +46,15 @@ import java.util.concurrent.TimeUnit;
  *                  \-> RESTARTING (backoff) -> STARTING
  * </pre>
  *
+ * <p><b>Taking a running attempt over.</b> With a re-attach wait ({@link Settings#reattachWait}),
+ * the first attempt of a run that restores the latest checkpoint is, when the pool's workers still
+ * run one of the job ({@link WorkerPool#running}: a control plane before this one deployed it), that
+ * attempt: the store fences the earlier coordinator ({@link CheckpointStore#adoptRun}), the output of
+ * the latest checkpoint is committed (idempotent: the earlier control plane may have died before),
+ * and checkpoints go on, numbered after the last one its sources were told to take. If there is none,
+ * or it cannot be taken, the run starts a new attempt as usual. {@link #detach} lets go of the
+ * running attempt without ending it, for the next control plane to take it over.
+ *
  * <p>Reports of an attempt other than the current one are ignored.
  */
 public final class JobMaster implements AutoCloseable {
@@ -70,6 +81,12 @@ public final class JobMaster implements AutoCloseable {
     /** An attempt was deployed and runs. */
     default void started(AttemptId attempt, ExecutionPlan plan) {}
 
+    /**
+     * The run took over an attempt that workers still ran for an earlier control plane (told before
+     * {@link #placed} and {@link #started}), going on after checkpoint {@code after} (null: none).
+     */
+    default void reattached(AttemptDeployment deployment, CheckpointMetadata after) {}
+
     /** Where the tasks of an attempt run: its deployment, told just before {@link #started}. */
     default void placed(AttemptDeployment deployment) {}
 
@@ -92,13 +109,31 @@ public final class JobMaster implements AutoCloseable {
    * @param retain completed checkpoints kept
    * @param timeoutMillis a checkpoint not complete after this is aborted
    * @param exactlyOnce aligned barriers (false: at-least-once checkpoints, no input held)
+   * @param reattachWait how long the first attempt waits for the pool's workers to show an attempt of
+   *     the job they still run, to take it over instead of starting a new one (zero: never; only when
+   *     the run restores the latest checkpoint)
    */
   public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
-      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce) {
+      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait) {
+    public Settings {
+      Objects.requireNonNull(reattachWait, "reattachWait");
+    }
+
+    /** Never taking a running attempt over. */
+    public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
+        RestartPolicy restarts, boolean exactlyOnce) {
+      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, Duration.ZERO);
+    }
+
     /** Exactly-once (aligned) checkpoints. */
     public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
         RestartPolicy restarts) {
       this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, true);
+    }
+
+    /** The same, taking over an attempt the pool's workers still run, waiting up to {@code w} for it. */
+    public Settings withReattachWait(Duration w) {
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, w);
     }
 
     /** For a run without checkpoints: one attempt, no restore, no restart. */
@@ -137,6 +172,8 @@ public final class JobMaster implements AutoCloseable {
   private final CheckpointStore store;
   private final Events events;
   private final CountDownLatch cancelled = new CountDownLatch(1);
+  /** Set by {@link #detach}: the run ends without ending its attempt. */
+  private volatile boolean detaching;
   private volatile Attempt attempt;
   private volatile CheckpointCoordinator coordinator;
   private volatile CheckpointMetadata lastCompleted;
@@ -209,7 +246,18 @@ public final class JobMaster implements AutoCloseable {
     while (true) {
       checkNotCancelled();
       CheckpointStore.Run run = null;
-      if (store != null) {
+      RunningAttempt running = first ? takeOver(plan) : null;
+      if (running != null && cancelled.getCount() == 0) {
+        if (!detaching) {
+          services.pool().release(running.attempt());
+        }
+        throw new CancellationException("cancelled");
+      }
+      if (running != null) {
+        run = adoptRun(running);
+        running = run == null ? null : running;
+      }
+      if (store != null && run == null) {
         run = store.beginRun(Placement.maxSinkParallelism(plan));
         if (first && settings.restore().mode() == RestorePolicy.Mode.NONE) {
           store.clearLatest(run.epoch());
@@ -220,10 +268,10 @@ public final class JobMaster implements AutoCloseable {
         }
       }
       first = false;
-      if (restore != null) {
+      if (restore != null && running == null) {
         events.restoring(restore);
       }
-      Failure failure = runOnce(plan, run, restore);
+      Failure failure = runOnce(plan, run, restore, running);
       if (failure == null) {
         return lastCompleted;
       }
@@ -240,10 +288,43 @@ public final class JobMaster implements AutoCloseable {
     }
   }
 
-  /** One attempt of the job; null when it finished, else why it failed. */
-  private Failure runOnce(ExecutionPlan plan, CheckpointStore.Run run, CheckpointMetadata restore)
-      throws InterruptedException {
-    AttemptId id = new AttemptId(plan.jobName(), run == null ? UNCHECKPOINTED.next() : run.epoch());
+  /**
+   * The attempt of the job that the pool's workers still run for an earlier control plane, when
+   * this run may take one over; null if none.
+   */
+  private RunningAttempt takeOver(ExecutionPlan plan) throws InterruptedException {
+    if (store == null || settings.reattachWait().isZero() || settings.restore().mode() != RestorePolicy.Mode.LATEST) {
+      return null;
+    }
+    Optional<RunningAttempt> found = services.pool().running(plan.jobName(), settings.reattachWait());
+    if (found.isEmpty()) {
+      return null;
+    }
+    if (!io.tributary.protocol.ProtocolCodec.sameContent(found.get().deployment().plan(), plan)) {
+      services.pool().release(found.get().attempt()); // another spec or parallelism: it ends, this run starts anew
+      return null;
+    }
+    return found.get();
+  }
+
+  /** Fences the earlier control plane's coordinator of {@code running}; null if the attempt is stale. */
+  private CheckpointStore.Run adoptRun(RunningAttempt running) {
+    try {
+      return store.adoptRun(running.attempt().attempt());
+    } catch (io.tributary.scheduler.metadata.FencedException e) {
+      services.pool().release(running.attempt()); // a later run began: it must not go on
+      return null;
+    }
+  }
+
+  /**
+   * One attempt of the job, deployed now or, if {@code running} is not null, taken over; null when
+   * it finished, else why it failed.
+   */
+  private Failure runOnce(ExecutionPlan plan, CheckpointStore.Run run, CheckpointMetadata restore,
+      RunningAttempt running) throws InterruptedException {
+    AttemptId id = running != null ? running.attempt()
+        : new AttemptId(plan.jobName(), run == null ? UNCHECKPOINTED.next() : run.epoch());
     WorkerPool pool = services.pool();
     CheckpointCoordinator c = run == null ? null : new CheckpointCoordinator(
         new CheckpointCoordinator.Settings(plan.jobName(), plan.maxParallelism(), settings.intervalMillis(),
@@ -253,19 +334,23 @@ public final class JobMaster implements AutoCloseable {
     try {
       a.coordinator = c;
       try {
-        List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
-        AttemptDeployment d = Placement.place(id, plan, restore,
-            run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce()),
-            run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots);
         attempt = a;
         coordinator = c;
-        events.deploying(id, plan);
-        pool.deploy(d, a);
-        events.placed(d);
+        if (running != null) {
+          follow(plan, running, a, c);
+        } else {
+          List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
+          AttemptDeployment d = Placement.place(id, plan, restore,
+              run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce()),
+              run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots);
+          events.deploying(id, plan);
+          pool.deploy(d, a);
+          events.placed(d);
+        }
       } catch (RuntimeException e) {
         return Failures.classify(e);
       }
-      if (cancelled.getCount() == 0) {
+      if (cancelled.getCount() == 0 && !detaching) {
         pool.cancel(id); // cancel() came while the attempt was deploying, before it could see it
       }
       if (c != null) {
@@ -292,9 +377,35 @@ public final class JobMaster implements AutoCloseable {
       if (c != null) {
         c.close();
       }
-      pool.release(id);
+      if (detaching) {
+        pool.detach(id);
+      } else {
+        pool.release(id);
+      }
       events.attemptEnded(id);
     }
+  }
+
+  /**
+   * Takes over {@code running}: its reports come here from now on, the latest checkpoint's output is
+   * committed if the attempt took it (the control plane before may have died before committing), and
+   * checkpoints are numbered after the last one its sources were told to take.
+   */
+  private void follow(ExecutionPlan plan, RunningAttempt running, Attempt a, CheckpointCoordinator c) {
+    WorkerPool pool = services.pool();
+    AttemptDeployment d = running.deployment();
+    events.deploying(d.attempt(), plan);
+    pool.adopt(d.attempt(), a);
+    CheckpointMetadata latest = store.latest().map(p -> store.load(p.path())).orElse(null);
+    long restoredFrom = d.tasks().stream().filter(t -> t.restore() != null)
+        .mapToLong(t -> t.restore().checkpointId()).max().orElse(0);
+    if (latest != null && latest.id() > restoredFrom) {
+      pool.notifyCheckpointComplete(d.attempt(), latest);
+      lastRecorded = latest;
+    }
+    c.resumeAfter(Math.max(running.lastCheckpointId(), latest == null ? 0 : latest.id()));
+    events.reattached(d, latest);
+    events.placed(d);
   }
 
   private void checkNotCancelled() {
@@ -321,6 +432,20 @@ public final class JobMaster implements AutoCloseable {
           + "', not to '" + settings.plan().jobName() + "'");
     }
     return md;
+  }
+
+  /**
+   * Lets go of the job without stopping its attempt (this control plane stops leading): the pool
+   * keeps it running where it can, for the next control plane to take over ({@link
+   * WorkerPool#detach}); {@link #run} then throws {@link CancellationException}. Any thread.
+   */
+  public void detach() {
+    detaching = true;
+    cancelled.countDown();
+    Attempt a = attempt;
+    if (a != null) {
+      a.detach();
+    }
   }
 
   /** Stops the job; {@link #run} then throws {@link CancellationException}. Any thread. */

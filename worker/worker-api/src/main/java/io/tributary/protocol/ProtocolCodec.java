@@ -26,6 +26,19 @@ public final class ProtocolCodec {
     }
   }
 
+  /**
+   * Whether {@code a} and {@code b} are the same message on the wire (whatever the order of their
+   * maps, and whether an integral number is held as an {@code Integer} or a {@code Long}): a plan
+   * that made a round trip through a worker is the same as the one planned here.
+   */
+  public static boolean sameContent(Object a, Object b) {
+    try {
+      return MAPPER.readTree(encode(a)).equals(MAPPER.readTree(encode(b)));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot compare " + a.getClass().getSimpleName() + "s: " + e.getMessage(), e);
+    }
+  }
+
   /** @throws IOException when {@code bytes} is not a {@code type} */
   public static <T> T decode(byte[] bytes, Class<T> type) throws IOException {
     return MAPPER.readValue(bytes, type);

@@ -1,7 +1,9 @@
 package io.tributary.protocol;
 
 import io.tributary.checkpoint.CheckpointMetadata;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Worker capacity the control plane runs attempts on: in this process, in local worker processes,
@@ -10,7 +12,10 @@ import java.util.List;
  * <p>The life of an attempt: {@link #acquire} slots, place the tasks on them, {@link #deploy};
  * then {@link #triggerCheckpoint} and {@link #notifyCheckpointComplete} while it runs; {@link
  * #cancel} to stop it early; {@link #release} once it is over, whichever way it ended. Reports
- * arrive at the {@link WorkerReports} given to {@code deploy} until {@code release}.
+ * arrive at the {@link WorkerReports} given to {@code deploy} until {@code release}. A control plane
+ * that takes over from another one finds the attempts it left running with {@link #running} and
+ * follows them with {@link #adopt}; one that stops leading lets go of its attempts with {@link
+ * #detach}.
  *
  * <p>Implementations are thread-safe. Calls naming an attempt the pool does not know (released, or
  * never deployed) do nothing.
@@ -54,6 +59,40 @@ public interface WorkerPool extends AutoCloseable {
    * report of the attempt is delivered after it returns.
    */
   void release(AttemptId attempt);
+
+  /**
+   * The attempt of job {@code job} that this pool's workers still run without this pool having
+   * deployed it (see {@link RunningAttempt}), once every worker it has tasks on has registered and
+   * said it still runs them; waits up to {@code timeout} for them. Empty when there is none, or not
+   * every worker came back in time: the caller then starts a new attempt, and the pool has the
+   * workers drop the old one. Pools whose workers cannot outlive their control plane have none.
+   */
+  default Optional<RunningAttempt> running(String job, Duration timeout)
+      throws InterruptedException {
+    return Optional.empty();
+  }
+
+  /**
+   * Follows an attempt that {@link #running} found, as if this pool had deployed it: its slots stay
+   * taken, and its reports go to {@code reports} from now on — first the ends and final states of
+   * tasks that ended before (its workers tell them again as they register).
+   *
+   * @throws WorkerException (retryable) if the attempt is no longer running here
+   */
+  default void adopt(AttemptId attempt, WorkerReports reports) {
+    throw new WorkerException(new Failure(Failure.Domain.INTERNAL, true, "this worker pool cannot follow attempt "
+        + attempt + ", which an earlier control plane deployed"), null);
+  }
+
+  /**
+   * Stops following the attempt without stopping it (this control plane stops leading, or shuts
+   * down): its workers keep it running for a while, so that the next control plane can find it with
+   * {@link #running} and go on. Pools whose workers cannot outlive their control plane
+   * {@linkplain #release release} it instead, the default.
+   */
+  default void detach(AttemptId attempt) {
+    release(attempt);
+  }
 
   /** Releases every attempt and stops the pool. */
   @Override

@@ -48,6 +48,9 @@ public final class LocalAttempt implements AutoCloseable {
   /** Held while a report is delivered; {@link #closed} is set under it, so none follows {@link #close}. */
   private final Object delivery = new Object();
   private boolean closed;
+  /** Guarded by {@link #delivery}: every task end and final state reported so far, in order. */
+  private final List<WorkerReport> endings = new ArrayList<>();
+  private volatile long lastTriggered;
   private final Map<String, SinkConnector> sinks;
   private final ExecutorService uploads;
   private final List<StreamTask> tasks;
@@ -167,10 +170,26 @@ public final class LocalAttempt implements AutoCloseable {
 
   /** Source tasks inject the barrier of {@code checkpointId}; the others align on it. */
   public void trigger(long checkpointId) {
+    lastTriggered = Math.max(lastTriggered, checkpointId);
     for (StreamTask t : tasks) {
       if (t.isSource()) {
         t.triggerCheckpoint(checkpointId);
       }
+    }
+  }
+
+  /** The largest checkpoint id this worker's source tasks of the attempt were told to take (0: none). */
+  public long lastTriggered() {
+    return lastTriggered;
+  }
+
+  /**
+   * Every task end and final state of the attempt reported so far, in order: what a control plane
+   * that takes the running attempt over is told again, since the one they were reported to is gone.
+   */
+  public List<WorkerReport> endings() {
+    synchronized (delivery) {
+      return List.copyOf(endings);
     }
   }
 
@@ -231,6 +250,9 @@ public final class LocalAttempt implements AutoCloseable {
 
   private void deliver(WorkerReport report) {
     synchronized (delivery) {
+      if (report instanceof WorkerReport.TaskEnded || report instanceof WorkerReport.FinalState) {
+        endings.add(report);
+      }
       if (!closed) {
         reports.report(report);
       }

@@ -7,6 +7,7 @@ import io.tributary.connect.StorageRoots;
 import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.protocol.ControlMessage;
 import io.tributary.protocol.Failure;
+import io.tributary.protocol.RunningAttempt;
 import io.tributary.protocol.WorkerReport;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +21,9 @@ import java.util.Set;
  *   Hello(worker, pid)      --->
  *                           <---   Challenge(nonce)
  *   Register(proof, slots,  --->
- *            data address)  <---   Registered(storage, intervals, access) | Refused(reason), closed
+ *     data address, running
+ *     attempts)             <---   Registered(storage, intervals, access) | Refused(reason), closed
+ *                           <---   Request(Release) for each running attempt it will not take over
  *   Heartbeat               --->   (every interval)
  *   Report(WorkerReport)    --->
  *                           <---   Request(id, ControlMessage)
@@ -50,8 +53,16 @@ sealed interface Envelope {
    *
    * @param slots tasks it runs at once
    * @param dataAddress {@code host:port} of its data port
+   * @param running the attempts it still runs that an earlier control plane deployed (it kept them
+   *     running when its control stream ended): this one may take them over, else tells it to release
+   *     them; after {@link Registered} the worker reports again their tasks' ends and final states
    */
-  record Register(String worker, String proof, int slots, String dataAddress, long pid) implements Envelope {}
+  record Register(String worker, String proof, int slots, String dataAddress, long pid, List<RunningAttempt> running)
+      implements Envelope {
+    public Register {
+      running = running == null ? List.of() : List.copyOf(running);
+    }
+  }
 
   /**
    * The worker belongs to the pool now.

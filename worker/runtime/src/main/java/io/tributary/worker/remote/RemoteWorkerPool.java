@@ -16,6 +16,7 @@ import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.ControlMessage;
 import io.tributary.protocol.Failure;
+import io.tributary.protocol.RunningAttempt;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.protocol.WorkerException;
 import io.tributary.protocol.WorkerPool;
@@ -33,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +60,15 @@ import java.util.function.Consumer;
  * idempotent and any worker can make them). Reports of an attempt that is not deployed on the
  * reporting worker — an older attempt, a worker that was declared lost and spoke again — are
  * fenced: dropped, counted, and the worker told to release that attempt.
+ *
+ * <p><b>Attempts that outlive their control plane.</b> A worker whose control stream ended keeps
+ * its attempts running for a while and, registering again, says which it runs. An attempt this pool
+ * never deployed, of a job it runs no other attempt of, is kept as an <em>orphan</em>: its slots stay
+ * taken, the ends and final states its workers tell again are kept, anything else it reports is
+ * dropped. A control plane that takes the job over finds it with {@link #running} once every worker
+ * of it is back, and follows it with {@link #adopt}; a new attempt of the job ({@link #acquire}), or
+ * nobody taking it over within the orphan grace, makes its workers release it. A worker may never
+ * come back to an attempt this pool deployed: once lost, it is fenced from it for good.
  */
 public final class RemoteWorkerPool implements WorkerPool {
   private static final System.Logger LOG = System.getLogger(RemoteWorkerPool.class.getName());
@@ -74,14 +85,33 @@ public final class RemoteWorkerPool implements WorkerPool {
    * @param access what the workers' connectors may reach (sent to each worker as it registers)
    * @param metricsInterval how often workers report their tasks' metrics
    * @param accepting whether workers may join now (see {@link #withAccepting})
+   * @param reattach whether attempts outlive this pool (see {@link #withoutReattach}): a worker's
+   *     running attempts that an earlier control plane deployed are kept for {@link #running}, and
+   *     {@link #detach} leaves an attempt running
+   * @param orphanGrace how long an attempt that workers still run, and nobody took over, is kept
+   *     before its workers are told to release it
    */
   public record Settings(String bindHost, int port, String clusterSecret, String storage, Duration heartbeatInterval,
       Duration heartbeatTimeout, Duration capacityTimeout, Duration requestTimeout, ConnectorPolicy access,
-      Duration metricsInterval, java.util.function.BooleanSupplier accepting) {
+      Duration metricsInterval, java.util.function.BooleanSupplier accepting, boolean reattach, Duration orphanGrace) {
     public static Settings of(String clusterSecret, String storage) {
       return new Settings("127.0.0.1", 0, clusterSecret, storage, Duration.ofSeconds(1), Duration.ofSeconds(5),
           Duration.ofSeconds(60), Duration.ofMinutes(2), ConnectorPolicy.unrestricted(), Duration.ofSeconds(1),
-          () -> true);
+          () -> true, true, Duration.ofSeconds(60));
+    }
+
+    /**
+     * Attempts do not outlive the pool: for workers that end with their control plane (local worker
+     * processes), {@link #detach} releases, and attempts workers say they still run are released.
+     */
+    public Settings withoutReattach() {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout, access, metricsInterval, accepting, false, orphanGrace);
+    }
+
+    public Settings withOrphanGrace(Duration g) {
+      return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
+          requestTimeout, access, metricsInterval, accepting, reattach, g);
     }
 
     /**
@@ -90,32 +120,32 @@ public final class RemoteWorkerPool implements WorkerPool {
      */
     public Settings withAccepting(java.util.function.BooleanSupplier a) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access, metricsInterval, a);
+          requestTimeout, access, metricsInterval, a, reattach, orphanGrace);
     }
 
     public Settings withAccess(ConnectorPolicy a) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, a, metricsInterval, accepting);
+          requestTimeout, a, metricsInterval, accepting, reattach, orphanGrace);
     }
 
     public Settings withMetricsInterval(Duration m) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access, m, accepting);
+          requestTimeout, access, m, accepting, reattach, orphanGrace);
     }
 
     public Settings withPort(String host, int p) {
       return new Settings(host, p, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, capacityTimeout,
-          requestTimeout, access, metricsInterval, accepting);
+          requestTimeout, access, metricsInterval, accepting, reattach, orphanGrace);
     }
 
     public Settings withHeartbeatTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, t, capacityTimeout,
-          requestTimeout, access, metricsInterval, accepting);
+          requestTimeout, access, metricsInterval, accepting, reattach, orphanGrace);
     }
 
     public Settings withCapacityTimeout(Duration t) {
       return new Settings(bindHost, port, clusterSecret, storage, heartbeatInterval, heartbeatTimeout, t,
-          requestTimeout, access, metricsInterval, accepting);
+          requestTimeout, access, metricsInterval, accepting, reattach, orphanGrace);
     }
   }
 
@@ -142,6 +172,8 @@ public final class RemoteWorkerPool implements WorkerPool {
   private final Set<WorkerSession> sessions = ConcurrentHashMap.newKeySet();
   private final List<Consumer<WorkerEvent>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong fencedReports = new AtomicLong();
+  /** Attempts this pool {@linkplain #detach let go of}: their workers' reports are ignored, not fenced. */
+  private final Set<AttemptId> letGo = ConcurrentHashMap.newKeySet();
 
   public RemoteWorkerPool(Settings settings) {
     this.settings = settings;
@@ -265,9 +297,48 @@ public final class RemoteWorkerPool implements WorkerPool {
     if (replaced != null && replaced != s) {
       lose(replaced, "it registered again on a new connection");
     }
+    // its reports (on this stream) are handled only after this returns, so they find its claims
+    List<AttemptId> refused = new ArrayList<>();
+    synchronized (this) {
+      for (RunningAttempt running : r.running()) {
+        if (!claim(r.worker(), running)) {
+          refused.add(running.attempt());
+        }
+      }
+      notifyAll();
+    }
+    for (AttemptId a : refused) {
+      s.tell(new ControlMessage.Release(a)); // it must not run that attempt any more
+    }
     LOG.log(System.Logger.Level.INFO, "worker {0} (pid {1}) joined with {2} slots, data at {3}", r.worker(),
         r.pid(), r.slots(), r.dataAddress());
     listeners.forEach(l -> l.accept(new WorkerEvent(r.worker(), r.pid(), false, null)));
+  }
+
+  /**
+   * A worker that registered says it still runs {@code running}: kept as an orphan if this pool
+   * never deployed it and runs no other attempt of its job. Holding this.
+   *
+   * @return false if the worker must release it
+   */
+  private boolean claim(String worker, RunningAttempt running) {
+    AttemptId id = running.attempt();
+    Route known = routes.get(id);
+    boolean otherAttempt = routes.values().stream().anyMatch(r -> r.id().job().equals(id.job()) && !r.id().equals(id));
+    if (!settings.reattach() || (known != null && !known.orphan()) || otherAttempt
+        || running.deployment().tasksOn(worker).isEmpty()) {
+      LOG.log(System.Logger.Level.INFO, "worker {0} still runs attempt {1}; telling it to release it", worker, id);
+      return false;
+    }
+    Route orphan = known;
+    if (orphan == null) {
+      orphan = Route.orphan(running.deployment());
+      routes.put(id, orphan);
+      LOG.log(System.Logger.Level.INFO, "worker {0} still runs attempt {1}, which an earlier control plane deployed; "
+          + "kept for a take-over", worker, id);
+    }
+    orphan.claimedBy(worker, running.lastCheckpointId());
+    return true;
   }
 
   private void ended(WorkerSession s, String why) {
@@ -278,6 +349,13 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   private void checkHeartbeats() {
     long now = System.nanoTime();
+    for (Route r : routes.values()) {
+      if (r.orphan() && now - r.createdAtNanos > settings.orphanGrace().toNanos()) {
+        LOG.log(System.Logger.Level.INFO, "attempt {0}: no control plane took it over within {1} ms; its workers "
+            + "release it", r.id(), settings.orphanGrace().toMillis());
+        release(r.id());
+      }
+    }
     long timeout = settings.heartbeatTimeout().toNanos();
     if (!settings.accepting().getAsBoolean()) {
       for (WorkerSession s : sessions) {
@@ -342,6 +420,9 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   private void route(WorkerSession s, WorkerReport report) {
     Route r = routes.get(report.attempt());
+    if (r == null && letGo.contains(report.attempt())) {
+      return; // left running for the next control plane: not this one's to stop
+    }
     if (r == null || !r.runsOn(s.worker())) {
       fencedReports.incrementAndGet();
       s.tell(new ControlMessage.Release(report.attempt())); // an attempt this worker must not run
@@ -354,6 +435,11 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   @Override
   public List<WorkerSlots> acquire(AttemptId attempt, int slots) {
+    for (Route r : routes.values()) {
+      if (r.orphan() && r.id().job().equals(attempt.job())) {
+        release(r.id()); // the job starts anew: whatever of it still runs must stop
+      }
+    }
     long deadline = System.nanoTime() + settings.capacityTimeout().toNanos();
     synchronized (this) {
       while (totalFree() < slots) {
@@ -536,6 +622,58 @@ public final class RemoteWorkerPool implements WorkerPool {
   }
 
   @Override
+  public Optional<RunningAttempt> running(String job, Duration timeout) throws InterruptedException {
+    if (!settings.reattach()) {
+      return Optional.empty();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (this) {
+      while (true) {
+        for (Route r : routes.values()) {
+          if (r.orphan() && r.id().job().equals(job) && r.complete(workers.keySet())) {
+            return Optional.of(new RunningAttempt(r.deployment(), r.lastCheckpointId()));
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return Optional.empty();
+        }
+        wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
+  @Override
+  public void adopt(AttemptId attempt, WorkerReports reports) {
+    Route r;
+    synchronized (this) {
+      r = routes.get(attempt);
+      if (r == null || !r.orphan() || !r.complete(workers.keySet())) {
+        throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "attempt " + attempt + " no longer runs "
+            + "on workers of this pool"), null);
+      }
+    }
+    r.adopt(reports);
+    LOG.log(System.Logger.Level.INFO, "attempt {0} taken over: it runs on {1}", attempt, r.workersOf(stage -> true));
+  }
+
+  @Override
+  public void detach(AttemptId attempt) {
+    if (!settings.reattach()) {
+      release(attempt);
+      return;
+    }
+    letGo.add(attempt);
+    Route r = routes.remove(attempt);
+    if (r != null) {
+      r.release(); // its workers keep it running, for the next control plane
+      synchronized (this) {
+        notifyAll();
+      }
+    }
+  }
+
+  @Override
   public void cancel(AttemptId attempt) {
     Route r = routes.get(attempt);
     if (r == null) {
@@ -584,19 +722,37 @@ public final class RemoteWorkerPool implements WorkerPool {
     }
   }
 
-  /** One attempt's slots, deployment, and where its reports go. */
+  /**
+   * One attempt's slots, deployment, and where its reports go; or an orphan: an attempt workers
+   * still run that no control plane follows (yet), whose slots are those of the workers that said so.
+   */
   private static final class Route {
     private final AttemptId id;
     private final Map<String, Integer> reserved;
+    final long createdAtNanos = System.nanoTime();
     // guarded by this
     private AttemptDeployment deployment;
     private WorkerReports reports;
     private final Set<String> ended = new HashSet<>();
+    /** Workers lost while they ran a task of it: fenced from it for good. */
+    private final Set<String> lost = new HashSet<>();
     private boolean released;
+    private boolean orphan;
+    /** For an orphan: the task ends and final states its workers told, until it is adopted. */
+    private final List<WorkerReport> kept = new ArrayList<>();
+    private long lastCheckpointId;
 
     Route(AttemptId id, Map<String, Integer> reserved) {
       this.id = id;
-      this.reserved = Map.copyOf(reserved);
+      this.reserved = new ConcurrentHashMap<>(reserved);
+    }
+
+    /** An attempt an earlier control plane deployed; its workers claim it one by one. */
+    static Route orphan(AttemptDeployment d) {
+      Route r = new Route(d.attempt(), Map.of());
+      r.deployment = d;
+      r.orphan = true;
+      return r;
     }
 
     AttemptId id() {
@@ -605,6 +761,34 @@ public final class RemoteWorkerPool implements WorkerPool {
 
     int reserved(String worker) {
       return reserved.getOrDefault(worker, 0);
+    }
+
+    synchronized boolean orphan() {
+      return orphan;
+    }
+
+    /** {@code worker} runs its tasks of this orphan: they take its slots. */
+    synchronized void claimedBy(String worker, long lastCheckpoint) {
+      reserved.put(worker, deployment.tasksOn(worker).size());
+      lastCheckpointId = Math.max(lastCheckpointId, lastCheckpoint);
+    }
+
+    synchronized long lastCheckpointId() {
+      return lastCheckpointId;
+    }
+
+    /** Whether every worker the attempt has tasks on claimed it and is registered. */
+    synchronized boolean complete(Set<String> registered) {
+      return deployment.tasks().stream().map(TaskDeployment::worker)
+          .allMatch(w -> reserved.containsKey(w) && registered.contains(w));
+    }
+
+    /** The orphan is followed from now on: what its workers told so far goes to {@code to} first. */
+    synchronized void adopt(WorkerReports to) {
+      orphan = false;
+      reports = to;
+      kept.forEach(to::report);
+      kept.clear();
     }
 
     synchronized void deployed(AttemptDeployment d, WorkerReports to) {
@@ -617,7 +801,10 @@ public final class RemoteWorkerPool implements WorkerPool {
     }
 
     synchronized boolean runsOn(String worker) {
-      return deployment != null && deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker));
+      if (deployment == null || lost.contains(worker) || (orphan && !reserved.containsKey(worker))) {
+        return false;
+      }
+      return deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker));
     }
 
     /** The workers running a subtask of a stage {@code which} accepts, in task order. */
@@ -636,13 +823,19 @@ public final class RemoteWorkerPool implements WorkerPool {
     }
 
     synchronized void deliver(WorkerReport report) {
-      if (released || reports == null) {
+      if (released || (reports == null && !orphan)) {
         return;
       }
       if (report instanceof WorkerReport.TaskEnded e) {
         if (!ended.add(e.taskId())) {
-          return; // already ended (the worker was lost and its end reported for it)
+          return; // already ended (the worker was lost and its end reported for it, or told again)
         }
+      }
+      if (orphan) {
+        if (report instanceof WorkerReport.TaskEnded || report instanceof WorkerReport.FinalState) {
+          kept.add(report);
+        }
+        return;
       }
       reports.report(report);
     }
@@ -651,6 +844,13 @@ public final class RemoteWorkerPool implements WorkerPool {
     synchronized void workerLost(String worker, Failure failure) {
       if (released || deployment == null) {
         return;
+      }
+      if (orphan) {
+        reserved.remove(worker); // it must claim the orphan again, if it comes back still running it
+        return;
+      }
+      if (deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker))) {
+        lost.add(worker);
       }
       for (TaskDeployment t : deployment.tasks()) {
         if (t.worker().equals(worker) && !ended.contains(t.taskId())) {

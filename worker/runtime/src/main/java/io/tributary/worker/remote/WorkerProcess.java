@@ -39,13 +39,20 @@ import java.util.concurrent.TimeUnit;
  * backends keep durable state in the control plane's object store, its directory is a cache.
  *
  * <pre>
- *   CONNECTING -registered-> SERVING -stream ended, refused, fenced-> (drop every attempt) -> CONNECTING
- *                     \-- refused for a wrong secret --> STOPPED
+ *   CONNECTING -registered-> SERVING -stream ended, refused-> DETACHED (attempts go on) -> CONNECTING
+ *        |                      \-- released or fenced --> (drops that attempt)
+ *        \-- refused for a wrong secret --> STOPPED
+ *   DETACHED for longer than the re-attach grace --> (drops every attempt)
  * </pre>
  *
- * <p>When its control stream ends — the control plane went away, or declared this worker lost
- * because it was silent too long — it drops every attempt it runs (their tasks are cancelled, their
- * data connections closed), since the control plane restarts them elsewhere, and registers again.
+ * <p>When its control stream ends — the control plane went away, another replica took over, or it
+ * declared this worker lost because it was silent too long — the worker keeps its attempts running
+ * for the re-attach grace while it registers again (with zero grace it drops them at once). It tells
+ * the control plane it registers with which attempts it still runs; that one takes them over, or
+ * tells it to release them (a control plane that declared this worker lost always does: it restarted
+ * them elsewhere, and fencing holds). Attempts nobody took over within the grace are dropped: their
+ * tasks are cancelled and their data connections closed. While no control plane listens, its tasks'
+ * reports are dropped, except their ends and final states, which are told again once registered.
  */
 public final class WorkerProcess implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(WorkerProcess.class.getName());
@@ -63,9 +70,22 @@ public final class WorkerProcess implements AutoCloseable {
    * @param clusterSecret what it proves to the control plane
    * @param connectors the sources and sinks it runs, given what the control plane allows them to reach
    *     (its policy arrives as the worker registers)
+   * @param reattachGrace how long it keeps its attempts running once its control stream ended, for
+   *     a control plane to take them over (zero: dropped at once)
    */
   public record Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost,
-      String advertisedHost, int dataPort, String clusterSecret, Function<ConnectorPolicy, ConnectorFactory> connectors) {}
+      String advertisedHost, int dataPort, String clusterSecret, Function<ConnectorPolicy, ConnectorFactory> connectors,
+      java.time.Duration reattachGrace) {
+    /** With the default re-attach grace. */
+    public Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost, String advertisedHost,
+        int dataPort, String clusterSecret, Function<ConnectorPolicy, ConnectorFactory> connectors) {
+      this(controlPlane, worker, slots, cacheDir, bindHost, advertisedHost, dataPort, clusterSecret, connectors,
+          DEFAULT_REATTACH_GRACE);
+    }
+  }
+
+  /** How long a worker keeps its attempts running without a control plane unless told otherwise. */
+  public static final java.time.Duration DEFAULT_REATTACH_GRACE = java.time.Duration.ofSeconds(30);
 
   private final Config config;
   private final NetTransport transport;
@@ -76,6 +96,10 @@ public final class WorkerProcess implements AutoCloseable {
   private volatile Session session;
   /** Connections opened so far (timer thread): picks the next control-plane address. */
   private int connections;
+  /** Registrations so far: a drop scheduled while detached checks that none came since. */
+  private final java.util.concurrent.atomic.AtomicLong registrations = new java.util.concurrent.atomic.AtomicLong();
+  /** When the control stream last ended after a registration (nanoTime), or 0 while registered. */
+  private volatile long detachedSince;
   private volatile boolean closed;
   private volatile String stopReason;
   // set once registered (the storage is the control plane's)
@@ -156,6 +180,34 @@ public final class WorkerProcess implements AutoCloseable {
     timers.schedule(this::connect, 1, TimeUnit.SECONDS);
   }
 
+  /**
+   * The control stream ended: the attempts go on for the re-attach grace (counted from the first
+   * end since the last registration), then are dropped unless this worker registered meanwhile.
+   * Request thread.
+   */
+  private void detached(String why) {
+    java.time.Duration grace = config.reattachGrace();
+    if (grace.isZero() || grace.isNegative()) {
+      dropAll(why);
+      return;
+    }
+    long now = System.nanoTime();
+    if (detachedSince == 0) {
+      detachedSince = now;
+      if (!attempts.isEmpty()) {
+        LOG.log(System.Logger.Level.INFO, "worker {0}: keeping {1} attempt(s) running for up to {2} ms while it "
+            + "registers again, for the control plane to take them over", config.worker(), attempts.size(),
+            grace.toMillis());
+      }
+      long registered = registrations.get();
+      timers.schedule(() -> requests.execute(() -> {
+        if (registrations.get() == registered && !attempts.isEmpty()) {
+          dropAll("no control plane took it over within " + grace.toMillis() + " ms (" + why + ")");
+        }
+      }), grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
   /** Every attempt this worker runs ends here: the control plane restarts them elsewhere. */
   private void dropAll(String why) {
     for (AttemptId id : List.copyOf(attempts.keySet())) {
@@ -199,6 +251,12 @@ public final class WorkerProcess implements AutoCloseable {
     }
     long every = Math.max(100, r.heartbeatMillis());
     Session s = session;
+    registrations.incrementAndGet();
+    detachedSince = 0;
+    s.registered = true;
+    for (LocalAttempt a : attempts.values()) {
+      a.endings().forEach(e -> s.send(new Envelope.Report(e))); // the control plane before may not have had them
+    }
     timers.scheduleWithFixedDelay(() -> {
       if (session == s) {
         s.send(new Envelope.Heartbeat());
@@ -224,9 +282,8 @@ public final class WorkerProcess implements AutoCloseable {
         SinkRecoveries.run(r.deployment(), connectors);
       } else if (m instanceof ControlMessage.Deploy d) {
         AttemptId id = d.attempt();
-        Session s = session;
         LocalAttempt a = LocalAttempt.start(d.deployment(), config.worker(), options, transport,
-            report -> s.send(new Envelope.Report(report)));
+            this::toControlPlane);
         attempts.put(id, a);
       } else if (m instanceof ControlMessage.TriggerCheckpoint t) {
         LocalAttempt a = attempts.get(t.attempt());
@@ -257,6 +314,20 @@ public final class WorkerProcess implements AutoCloseable {
     }
   }
 
+  /** A report of a task, to the control plane this worker is registered with now (dropped while none). */
+  private void toControlPlane(WorkerReport report) {
+    Session s = session;
+    if (s != null && s.registered) {
+      s.send(new Envelope.Report(report));
+    }
+  }
+
+  /** What this worker still runs, for the control plane it registers with. */
+  private List<io.tributary.protocol.RunningAttempt> running() {
+    return attempts.values().stream()
+        .map(a -> new io.tributary.protocol.RunningAttempt(a.deployment(), a.lastTriggered())).toList();
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -283,6 +354,8 @@ public final class WorkerProcess implements AutoCloseable {
     private ManagedChannel channel;
     private StreamObserver<Envelope> out;
     private volatile boolean ended;
+    /** Set once the control plane accepted this worker on this stream (reports flow from then on). */
+    volatile boolean registered;
 
     void open() {
       String address = nextControlPlane();
@@ -313,7 +386,7 @@ public final class WorkerProcess implements AutoCloseable {
     public void onNext(Envelope e) {
       if (e instanceof Envelope.Challenge c) {
         send(new Envelope.Register(config.worker(), ClusterSecrets.proof(config.clusterSecret(), c.nonce(),
-            config.worker()), config.slots(), transport.address(), ProcessHandle.current().pid()));
+            config.worker()), config.slots(), transport.address(), ProcessHandle.current().pid(), running()));
       } else if (e instanceof Envelope.Registered r) {
         registered(r);
       } else if (e instanceof Envelope.Refused r) {
@@ -354,7 +427,7 @@ public final class WorkerProcess implements AutoCloseable {
       }
       channel.shutdownNow();
       if (session == this) {
-        requests.execute(() -> dropAll(why));
+        requests.execute(() -> detached(why));
         requests.execute(() -> reconnectLater(why));
       }
     }
