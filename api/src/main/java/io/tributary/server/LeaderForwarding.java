@@ -24,9 +24,9 @@ import reactor.core.publisher.Flux;
  * and deleting a project with its jobs), and the reads of what only the running jobs know (their
  * metrics and live output). Everything else — job records, statuses, checkpoints, events, projects
  * and tokens — any replica answers from the shared metadata store. Without a leader (while one
- * takes over), applies, stops without a savepoint and resumes are written to the store as the job's
- * desired state, which the next leader carries out; the other requests get 503 with {@code
- * Retry-After}.
+ * takes over), applies, stops without a savepoint, resumes and rescales are written to the store as
+ * the job's desired state, which the next leader carries out; the other requests (restarts and
+ * savepoints, which act on a running job) get 503 with {@code Retry-After}.
  */
 @Filter("/v1/**")
 final class LeaderForwarding implements HttpServerFilter {
@@ -37,7 +37,7 @@ final class LeaderForwarding implements HttpServerFilter {
   private static final Pattern PROJECT = Pattern.compile("^/v1/projects/[^/]+$");
   /** What a replica that does not lead stores as the job's desired state while no replica leads. */
   private static final Pattern DESIRED_STATE = Pattern.compile(
-      "^(PUT /v1/projects/[^/]+/jobs/[^/]+|POST /v1/projects/[^/]+/jobs/[^/]+/(stop|resume))$");
+      "^(PUT /v1/projects/[^/]+/jobs/[^/]+|POST /v1/projects/[^/]+/jobs/[^/]+/(stop|resume|rescale))$");
   private static final String RETRY_SECONDS = "2";
 
   private final Leadership leadership;

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two control-plane replicas on one metadata store, in one process: while a replica does not lead,
- * an apply, a stop and a resume sent to it are stored as the job's desired state (nothing runs
- * there), and the replica that leads carries them out through its reconcile loop.
+ * an apply, a stop, a resume and a rescale sent to it are stored as the job's desired state (nothing
+ * runs there), and the replica that leads carries them out through its reconcile loop.
  */
 @Timeout(120)
 class FollowerDesiredStateIT {
@@ -64,7 +64,8 @@ class FollowerDesiredStateIT {
 
   @Test
   void aReplicaThatDoesNotLeadStoresDesiredStateAndTheLeaderCarriesItOut() {
-    JobManager.ApplyResult created = follower.apply("default", "trickle", ControlTests.trickle("trickle", "1"), null);
+    JobManager.ApplyResult created = follower.apply("default", "trickle", ControlTests.trickle("trickle",
+        "{initial: 1, min: 1, max: 2}"), null);
     assertThat(created.outcome()).isEqualTo(JobManager.ApplyOutcome.CREATED);
     assertThat(created.job().observed()).as("nothing runs on a replica that does not lead")
         .isEqualTo(ObservedState.CREATED);
@@ -84,8 +85,13 @@ class FollowerDesiredStateIT {
     follower.resume("default", "trickle", null);
     ControlTests.await("the leader resumes it", Duration.ofSeconds(60), () ->
         leader.get("default", "trickle").observed() == ObservedState.RUNNING);
+    assertThat(follower.rescale("default", "trickle", 2).parallelism()).as("stored at once").isEqualTo(2);
+    ControlTests.await("the leader rescales it", Duration.ofSeconds(60), () ->
+        leader.get("default", "trickle").observed() == ObservedState.RUNNING
+            && leader.get("default", "trickle").tasks().stream().anyMatch(t -> t.subtask() == 1));
     assertThat(ControlTests.timeline(leader.events("default", "trickle")))
-        .contains("stored as the desired state by a replica that does not lead");
+        .contains("stored as the desired state by a replica that does not lead")
+        .contains("rescale to parallelism 2 requested");
   }
 
   private ControlPlaneServices services(String name) {

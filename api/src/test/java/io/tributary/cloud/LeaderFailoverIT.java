@@ -52,7 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kill -9} five times at random moments and restarted each time; the other replica takes
  * the lease, restarts the job from its latest checkpoint on its own worker, and the job's committed
  * output is exactly that of an uninterrupted run. A leader paused with SIGSTOP past its lease and
- * then resumed cannot advance a checkpoint pointer, change a status or commit a sink.
+ * then resumed cannot advance a checkpoint pointer, change a status or commit a sink. With external
+ * worker processes, which outlive the leader, the new leader takes the running attempt over instead
+ * of restarting the job.
  */
 class LeaderFailoverIT {
   private static final String P = "default";
@@ -107,11 +109,16 @@ class LeaderFailoverIT {
   }
 
   private List<Replica> twoReplicas(String table, String prefix, List<String> extra) throws Exception {
+    return twoReplicas(table, prefix, extra, false);
+  }
+
+  private List<Replica> twoReplicas(String table, String prefix, List<String> extra, boolean external)
+      throws Exception {
     Path config = tmp.resolve(table + ".yaml");
     Files.writeString(config, stores.configFile(prefix, table, LEASE));
     Map<String, String> env = new HashMap<>(CloudStores.env());
     for (String name : List.of("a", "b")) {
-      Replica r = new Replica(name, config, tmp.resolve("replicas"), env, extra);
+      Replica r = new Replica(name, config, tmp.resolve("replicas"), env, extra, external);
       replicas.add(r);
       r.start();
     }
@@ -262,6 +269,86 @@ class LeaderFailoverIT {
     });
     assertThat(ControlTests.committed(out)).as("committed output: no record committed twice or lost")
         .containsExactlyElementsOf(expected);
+  }
+
+  /**
+   * Two replicas with external worker processes, which outlive a leader: after each of three leader
+   * kills the new leader takes the running attempt over — the job's attempt never changes, nothing is
+   * restored — and the committed output is exactly that of an uninterrupted run.
+   */
+  @Timeout(300)
+  @Test
+  void externalWorkersKeepTheAttemptRunningThroughLeaderKills() throws Exception {
+    int partitions = 3;
+    kafka.createTopic("re-clicks", partitions);
+    kafka.createTopic("re-counts", partitions);
+    Map<String, Long> expected = produceClicks("re-clicks", partitions, 20_000);
+    twoReplicas("tributary-reattach", "reattach", List.of(), true);
+    String controlPlanes = replicas.stream().map(r -> "127.0.0.1:" + r.workerPort)
+        .collect(java.util.stream.Collectors.joining(","));
+    Map<String, String> workerEnv = new HashMap<>(CloudStores.env());
+    workerEnv.put("TRIBUTARY_S3_ENDPOINT", stores.s3Endpoint().toString());
+    workerEnv.put("TRIBUTARY_S3_PATH_STYLE", "true");
+    List<Process> workers = new ArrayList<>();
+    for (String id : List.of("w1", "w2")) {
+      workers.add(io.tributary.cluster.WorkerProcesses.start(controlPlanes, id, 4, tmp.resolve("cache").resolve(id),
+          tmp.resolve("replicas").resolve("logs").resolve("workers").resolve(id + ".log"), Replica.CLUSTER_SECRET,
+          workerEnv));
+    }
+    try {
+      String spec = """
+          name: counts
+          parallelism: 2
+          checkpoints: {interval: 500ms}
+          state: {backend: forst}
+          sources:
+            clicks:
+              type: kafka
+              bootstrapServers: "%1$s"
+              topic: re-clicks
+              startFrom: earliest
+              maxRecordsPerSecond: 400
+              eventTime: {field: ts}
+          operators:
+            - {id: per-user, input: clicks, keyBy: [user], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
+          sinks:
+            out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: re-counts, keyFields: [user],
+                  delivery: exactly-once, transactionalIdPrefix: reattach-it}
+          """.formatted(kafka.bootstrapServers());
+      HttpResponse<String> applied = awaitLeader().send("PUT", "/v1/projects/default/jobs/counts", applyBody(spec));
+      assertThat(applied.statusCode()).as(applied.body()).isIn(200, 201);
+      List<String> figures = new ArrayList<>();
+      Random random = new Random();
+      for (int k = 0; k < 3; k++) {
+        Replica lead = awaitLeader();
+        awaitCheckpointAfter(lead, Instant.now().minusSeconds(1), "the job runs and checkpoints under " + lead.name);
+        LockSupport.parkNanos(Duration.ofMillis(200 + random.nextInt(1500)).toNanos()); // a random moment
+        Instant killed = Instant.now();
+        lead.kill();
+        Replica survivor = replicas.stream().filter(r -> r != lead).findFirst().orElseThrow();
+        awaitCheckpointAfter(survivor, killed, "a checkpoint completes under the new leader after kill " + (k + 1));
+        figures.add(String.format("kill %d of %s: first checkpoint under the new leader after %d ms", k + 1, lead.name,
+            Duration.between(killed, Instant.now()).toMillis()));
+        List<String> since = eventsSince(survivor, "counts", killed);
+        figures.addAll(since);
+        assertThat(since).as("the new leader takes the running attempt over").anyMatch(e ->
+            e.contains("took over its running attempt (epoch 1)"));
+        assertThat(since).as("nothing restarts").noneMatch(e -> e.contains("restoring") || e.contains("run started"));
+        lead.start();
+        await(lead.name + " serves again", Duration.ofSeconds(90), () -> lead.role() != null);
+      }
+      figures.forEach(System.out::println);
+      assertThat(workers).as("the worker processes never stopped").allMatch(Process::isAlive);
+      Map<String, Long> committed = new TreeMap<>();
+      await("every window result is committed", Duration.ofSeconds(180), () -> {
+        committed.clear();
+        committed.putAll(readCommitted("re-counts", partitions));
+        return committed.size() >= expected.size();
+      });
+      assertThat(committed).as("committed window results (read_committed)").isEqualTo(expected);
+    } finally {
+      workers.forEach(Process::destroyForcibly);
+    }
   }
 
   /** The job's events since {@code since}, oldest first, as {@code "  +<ms after> <kind> <message>"}. */

@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * One control-plane replica of the cloud tests: {@code tributary server} as its own process (this
  * JVM's classpath), on a fixed port so that a restart keeps its URL, with one local worker process
- * of its own, on the shared stores of a configuration file. Restarted on a new, empty data
+ * of its own (or, {@code external}, a fixed worker port that worker processes the test starts
+ * register at), on the shared stores of a configuration file. Restarted on a new, empty data
  * directory every time.
  */
 final class Replica {
@@ -27,8 +28,13 @@ final class Replica {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  static final String CLUSTER_SECRET = "cloud-ha-it-cluster-secret-0123456789";
+
   final String name;
   final int port;
+  /** The worker port, for {@code external} workers. */
+  final int workerPort;
+  private final boolean external;
   private final Path config;
   private final Path dir;
   private final Map<String, String> env;
@@ -38,7 +44,17 @@ final class Replica {
 
   /** @param extra more options of {@code tributary server} */
   Replica(String name, Path config, Path dir, Map<String, String> env, List<String> extra) {
+    this(name, config, dir, env, extra, false);
+  }
+
+  /**
+   * @param extra more options of {@code tributary server}
+   * @param external whether its workers are external processes ({@code --workers external})
+   */
+  Replica(String name, Path config, Path dir, Map<String, String> env, List<String> extra, boolean external) {
     this.name = name;
+    this.external = external;
+    this.workerPort = freePort();
     this.extra = List.copyOf(extra);
     this.port = freePort();
     this.config = config;
@@ -52,8 +68,9 @@ final class Replica {
     Path data = dir.resolve(name + "-" + starts);
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx384m", "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main", "server",
-        "--port", String.valueOf(port), "--data-dir", data.toString(), "--config", config.toString(),
-        "--workers", "local:1", "--worker-slots", "4"));
+        "--port", String.valueOf(port), "--data-dir", data.toString(), "--config", config.toString()));
+    cmd.addAll(external ? List.of("--workers", "external", "--worker-port", String.valueOf(workerPort))
+        : List.of("--workers", "local:1", "--worker-slots", "4"));
     cmd.addAll(extra);
     try {
       Files.createDirectories(dir);
@@ -61,7 +78,7 @@ final class Replica {
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
       b.environment().putAll(env);
       b.environment().put("TRIBUTARY_ADMIN_TOKEN", ADMIN);
-      b.environment().put("TRIBUTARY_CLUSTER_SECRET", "cloud-ha-it-cluster-secret-0123456789");
+      b.environment().put("TRIBUTARY_CLUSTER_SECRET", CLUSTER_SECRET);
       b.environment().put("TRIBUTARY_WORKER_JAVA_OPTS", "-Xmx384m");
       b.environment().put("TRIBUTARY_QUOTA_MIN_CHECKPOINT_INTERVAL", "100ms");
       process = b.start();

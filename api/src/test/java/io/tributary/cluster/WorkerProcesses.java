@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Worker processes for the cluster tests: this JVM's children, and workers the tests start themselves. */
-final class WorkerProcesses {
+public final class WorkerProcesses {
   private WorkerProcesses() {}
 
   /** The worker processes this JVM started (directly, or through a server's local pool), by pid. */
@@ -42,6 +42,12 @@ final class WorkerProcesses {
 
   /** Starts {@code tributary worker} like this JVM, with its log in {@code log}. */
   static Process start(String controlPlane, String id, int slots, Path cache, Path log, String secret) {
+    return start(controlPlane, id, slots, cache, log, secret, Map.of());
+  }
+
+  /** As {@link #start(String, String, int, Path, Path, String)}, with more environment (S3 settings). */
+  public static Process start(String controlPlane, String id, int slots, Path cache, Path log, String secret,
+      Map<String, String> env) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main", "worker",
         "--control-plane", controlPlane, "--worker-id", id, "--slots", String.valueOf(slots),
@@ -49,6 +55,7 @@ final class WorkerProcesses {
     try {
       Files.createDirectories(log.getParent());
       ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+      b.environment().putAll(env);
       b.environment().put("TRIBUTARY_CLUSTER_SECRET", secret);
       return b.start();
     } catch (IOException e) {

@@ -680,51 +680,92 @@ public final class JobManager implements AutoCloseable {
     if (parallelism == null && stages.isEmpty()) {
       throw new InvalidRequestException("parallelism", "give the job's parallelism, the stages' or both");
     }
+    if (!leadership.leading()) {
+      return rescaleAsFollower(project, name, parallelism, stages);
+    }
     return withJob(project, name, false, job -> {
       JobRecord record = record(project, name);
       JobSpec spec = job.spec(record);
-      int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
-      Integer nextJob = record.parallelism();
-      Map<String, Integer> nextStages = new java.util.TreeMap<>(record.stageParallelism());
-      if (parallelism != null) {
-        checkParallelism(spec, "parallelism", parallelism);
-        nextJob = parallelism;
-        nextStages.clear();
-      }
-      int base = nextJob != null ? nextJob : spec.parallelism().initial();
-      io.tributary.plan.ExecutionPlan plan = ctx.plan(spec, record);
-      for (Map.Entry<String, Integer> e : stages.entrySet()) {
-        String field = "stages/" + e.getKey();
-        io.tributary.plan.StagePlan stage = plan.stages().stream()
-            .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
-            .orElseThrow(() -> new InvalidRequestException(field, "the job has no operator '" + e.getKey()
-                + "'; its stages begin with " + plan.stages().stream().map(io.tributary.scheduler.planner.Planner::head)
-                    .collect(java.util.stream.Collectors.joining(", "))));
-        checkParallelism(spec, field, e.getValue());
-        String head = io.tributary.scheduler.planner.Planner.head(stage);
-        Map<String, Integer> probe = new java.util.TreeMap<>(nextStages);
-        probe.put(head, e.getValue());
-        int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().get(stage.id())
-            .parallelism();
-        if (planned != e.getValue()) {
-          throw new InvalidRequestException(field, "stage '" + stage.name() + "' always runs at parallelism "
-              + planned + " (a window without keys)");
-        }
-        if (e.getValue() == base) {
-          nextStages.remove(head);
-        } else {
-          nextStages.put(head, e.getValue());
-        }
-      }
-      if (base == current && nextStages.equals(record.stageParallelism())) {
+      Rescaled next = rescaled(record, spec, parallelism, stages);
+      if (next == null) {
         return views.of(record, job);
       }
       if (record.desired() == DesiredState.RUNNING) {
-        quotas.parallelism(project, name, widest(base, nextStages), "/parallelism");
+        quotas.parallelism(project, name, widest(next.base(), next.stages()), "/parallelism");
       }
-      return views.of(actions.rescale(job, record, spec, record.withParallelism(nextJob, nextStages, ctx.now())),
+      return views.of(actions.rescale(job, record, spec, record.withParallelism(next.job(), next.stages(), ctx.now())),
           job);
     });
+  }
+
+  /**
+   * {@link #rescale} on a replica that does not lead (while no replica leads, during a takeover): the
+   * new parallelism is checked as usual and written to the record as the desired state; the leader's
+   * reconcile loop rolls it out.
+   */
+  private JobView rescaleAsFollower(String project, String name, Integer parallelism, Map<String, Integer> stages) {
+    JobRecord record = record(project, name);
+    Rescaled next = rescaled(record, JobSpecs.parse(record.spec()), parallelism, stages);
+    if (next == null) {
+      return views.of(record, null);
+    }
+    if (record.desired() == DesiredState.RUNNING) {
+      quotas.parallelism(project, name, widest(next.base(), next.stages()), "/parallelism");
+    }
+    JobRecord saved = save(record.withParallelism(next.job(), next.stages(), ctx.now()), null);
+    ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "rescale to parallelism "
+        + JobActions.describeParallelism(saved, JobSpecs.parse(saved.spec())) + " requested (stored as the desired "
+        + "state by a replica that does not lead; the leader carries it out)");
+    return views.of(saved, null);
+  }
+
+  /**
+   * A rescale's new parallelism of the job and of its stages.
+   *
+   * @param base the job's parallelism after it (the stages' that are not named)
+   */
+  private record Rescaled(Integer job, Map<String, Integer> stages, int base) {}
+
+  /** What a rescale to {@code parallelism} and {@code stages} sets, checked; null if nothing changes. */
+  private Rescaled rescaled(JobRecord record, JobSpec spec, Integer parallelism, Map<String, Integer> stages) {
+    String project = record.project();
+    int current = record.parallelism() != null ? record.parallelism() : spec.parallelism().initial();
+    Integer nextJob = record.parallelism();
+    Map<String, Integer> nextStages = new java.util.TreeMap<>(record.stageParallelism());
+    if (parallelism != null) {
+      checkParallelism(spec, "parallelism", parallelism);
+      nextJob = parallelism;
+      nextStages.clear();
+    }
+    int base = nextJob != null ? nextJob : spec.parallelism().initial();
+    io.tributary.plan.ExecutionPlan plan = ctx.plan(spec, record);
+    for (Map.Entry<String, Integer> e : stages.entrySet()) {
+      String field = "stages/" + e.getKey();
+      io.tributary.plan.StagePlan stage = plan.stages().stream()
+          .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
+          .orElseThrow(() -> new InvalidRequestException(field, "the job has no operator '" + e.getKey()
+              + "'; its stages begin with " + plan.stages().stream().map(io.tributary.scheduler.planner.Planner::head)
+                  .collect(java.util.stream.Collectors.joining(", "))));
+      checkParallelism(spec, field, e.getValue());
+      String head = io.tributary.scheduler.planner.Planner.head(stage);
+      Map<String, Integer> probe = new java.util.TreeMap<>(nextStages);
+      probe.put(head, e.getValue());
+      int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().get(stage.id())
+          .parallelism();
+      if (planned != e.getValue()) {
+        throw new InvalidRequestException(field, "stage '" + stage.name() + "' always runs at parallelism "
+            + planned + " (a window without keys)");
+      }
+      if (e.getValue() == base) {
+        nextStages.remove(head);
+      } else {
+        nextStages.put(head, e.getValue());
+      }
+    }
+    if (base == current && nextStages.equals(record.stageParallelism())) {
+      return null;
+    }
+    return new Rescaled(nextJob, nextStages, base);
   }
 
   /** Ends the job's run without a savepoint (if it runs) and starts it from its latest checkpoint. */
