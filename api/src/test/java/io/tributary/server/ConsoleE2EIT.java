@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * resumes. Screenshots of each view go to {@code api/target/screenshots}. {@code .ci/run} installs
  * Chromium when it is missing.
  */
-class ConsoleE2EIT {
-  static final Path CONSOLE = Path.of(System.getProperty("tributary.console", "../console-ui")).toAbsolutePath().normalize();
-  static final Path LIVE_EXAMPLE = CONSOLE.resolveSibling("examples/live-auctions.yaml");
+public class ConsoleE2EIT {
+  public static final Path CONSOLE = Path.of(System.getProperty("tributary.console", "../console-ui")).toAbsolutePath().normalize();
+  public static final Path LIVE_EXAMPLE = CONSOLE.resolveSibling("examples/live-auctions.yaml");
 
   @TempDir
   Path dir;
@@ -44,22 +44,30 @@ class ConsoleE2EIT {
 
   @Test
   void theLiveExampleThenCreateWatchStopWithSavepointAndResumeInTheBrowser() throws IOException, InterruptedException {
+    drive(server.url().toString(), ServerTests.ADMIN, Path.of("target/screenshots").toAbsolutePath(), dir.resolve("e2e.log"));
+  }
+
+  /**
+   * Runs {@code console-ui/e2e/console.e2e.mjs} against the server at {@code baseUrl}, whose job
+   * {@code live-auctions} runs the live example, and asserts that it passed and took its screenshots
+   * into {@code screenshots} (emptied first).
+   */
+  public static void drive(String baseUrl, String token, Path screenshots, Path log)
+      throws IOException, InterruptedException {
     Path chromium = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
     assertThat(chromium).as("Chromium is needed for the console tests: apt-get install chromium (.ci/run does)")
         .isExecutable();
     assertThat(CONSOLE.resolve("node_modules/playwright-core")).as("console-ui is built first (npm ci)").isDirectory();
-    Path screenshots = Path.of("target/screenshots").toAbsolutePath();
     Files.createDirectories(screenshots);
     try (var old = Files.list(screenshots)) {
       for (Path f : old.filter(f -> f.toString().endsWith(".png")).toList()) {
         Files.delete(f); // count this run's screenshots only
       }
     }
-    Path log = dir.resolve("e2e.log");
     ProcessBuilder pb = new ProcessBuilder("node", "e2e/console.e2e.mjs").directory(CONSOLE.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().put("BASE_URL", server.url().toString());
-    pb.environment().put("TOKEN", ServerTests.ADMIN);
+    pb.environment().put("BASE_URL", baseUrl);
+    pb.environment().put("TOKEN", token);
     pb.environment().put("SCREENSHOT_DIR", screenshots.toString());
     pb.environment().put("CHROMIUM", chromium.toString());
     pb.environment().put("LIVE_JOB", "live-auctions");

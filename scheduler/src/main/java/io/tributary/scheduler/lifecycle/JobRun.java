@@ -44,7 +44,7 @@ final class JobRun {
 
     /**
      * The run took over the attempt that workers still ran for the control plane before this one,
-     * going on after checkpoint {@code after} (null: none); {@link #placed} and {@link #started} follow.
+     * going on after checkpoint {@code after} (null: none), after {@link #placed}; {@link #started} follows.
      */
     default void reattached(JobRun run, io.tributary.protocol.AttemptDeployment deployment,
         CheckpointMetadata after) {}

@@ -16,13 +16,16 @@ final class JobViews {
 
   /** The view of {@code record}; {@code job} is its managed job, or null to read the stored status. */
   JobView of(JobRecord record, ManagedJob job) {
+    Optional<StatusStore.Status> stored = job != null ? Optional.empty()
+        : ctx.statuses.get(record.project(), record.name());
     ManagedJob.Snapshot s = job != null ? job.snapshot()
-        : ctx.statuses.get(record.project(), record.name())
-            .map(st -> new ManagedJob.Snapshot(st.observed(), st.failure()))
+        : stored.map(st -> new ManagedJob.Snapshot(st.observed(), st.failure()))
             .orElse(new ManagedJob.Snapshot(ObservedState.CREATED, null));
+    java.util.List<TaskPlacement> tasks = job != null ? job.placement()
+        : stored.map(StatusStore.Status::tasks).orElse(java.util.List.of()); // as the leader stored them
     return new JobView(record.project(), record.name(), record.spec(), record.generation(), record.desired(),
         record.restore(), s.state(), parallelism(record, job), record.stageParallelism(), lastCheckpoint(record, job), s.failure(),
-        record.version(), record.createdAt(), record.updatedAt(), job != null ? job.placement() : java.util.List.of());
+        record.version(), record.createdAt(), record.updatedAt(), tasks);
   }
 
   /** A rescale's parallelism, else the spec's initial one; 0 if the stored spec no longer parses. */

@@ -585,7 +585,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private void persist() {
     if (!retired) {
       try {
-        ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts));
+        ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts,
+            state.active() ? placement : java.util.List.of()));
       } catch (io.tributary.scheduler.metadata.FencedException | io.tributary.scheduler.metadata.LeaseLostException e) {
         // this replica lost the lead: its successor decides the job's status, and this one steps down
         System.getLogger(ManagedJob.class.getName()).log(System.Logger.Level.WARNING,

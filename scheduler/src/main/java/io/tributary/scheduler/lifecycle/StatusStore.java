@@ -2,6 +2,7 @@ package io.tributary.scheduler.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.metadata.FencedException;
@@ -9,6 +10,8 @@ import io.tributary.scheduler.metadata.Item;
 import io.tributary.scheduler.metadata.MetadataStore;
 import io.tributary.protocol.Failure;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
@@ -26,8 +29,19 @@ final class StatusStore {
    *     (after a control-plane restart): what it started from, until it completes a checkpoint;
    *     then the latest checkpoint
    * @param restarts automatic restarts after failures since the job was created
+   * @param tasks where the tasks of its current attempt run (empty when none is deployed), so that
+   *     every replica shows them
    */
-  record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts) {}
+  record Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts,
+      List<TaskPlacement> tasks) {
+    Status {
+      tasks = tasks == null ? List.of() : List.copyOf(tasks);
+    }
+
+    Status(ObservedState observed, JobFailure failure, RestorePolicy recovery, long restarts) {
+      this(observed, failure, recovery, restarts, List.of());
+    }
+  }
 
   private final MetadataStore metadata;
   private final LongSupplier controlEpoch;
@@ -76,6 +90,11 @@ final class StatusStore {
       n.putObject("failure").put("domain", s.failure().domain().name()).put("retryable", s.failure().retryable())
           .put("message", s.failure().message());
     }
+    if (!s.tasks().isEmpty()) {
+      ArrayNode tasks = n.putArray("tasks");
+      s.tasks().forEach(t -> tasks.addObject().put("stage", t.stageId()).put("subtask", t.subtask())
+          .put("name", t.stage()).put("worker", t.worker()));
+    }
     return n.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -85,7 +104,12 @@ final class StatusStore {
     JobFailure failure = f == null || f.isNull() ? null
         : new JobFailure(Failure.Domain.valueOf(f.path("domain").asText()), f.path("retryable").asBoolean(),
             f.path("message").asText());
+    List<TaskPlacement> tasks = new ArrayList<>();
+    for (JsonNode t : n.path("tasks")) {
+      tasks.add(new TaskPlacement(t.path("stage").asInt(), t.path("subtask").asInt(), t.path("name").asText(),
+          t.path("worker").asText()));
+    }
     return new Status(ObservedState.valueOf(n.path("observed").asText()), failure,
-        RestorePolicies.parse(n.path("recovery").asText("latest")), n.path("restarts").asLong(0));
+        RestorePolicies.parse(n.path("recovery").asText("latest")), n.path("restarts").asLong(0), tasks);
   }
 }

@@ -82,8 +82,8 @@ public final class JobMaster implements AutoCloseable {
     default void started(AttemptId attempt, ExecutionPlan plan) {}
 
     /**
-     * The run took over an attempt that workers still ran for an earlier control plane (told before
-     * {@link #placed} and {@link #started}), going on after checkpoint {@code after} (null: none).
+     * The run took over an attempt that workers still ran for an earlier control plane (told after
+     * {@link #placed}, before {@link #started}), going on after checkpoint {@code after} (null: none).
      */
     default void reattached(AttemptDeployment deployment, CheckpointMetadata after) {}
 
@@ -404,8 +404,8 @@ public final class JobMaster implements AutoCloseable {
       lastRecorded = latest;
     }
     c.resumeAfter(Math.max(running.lastCheckpointId(), latest == null ? 0 : latest.id()));
-    events.reattached(d, latest);
     events.placed(d);
+    events.reattached(d, latest);
   }
 
   private void checkNotCancelled() {
