@@ -59,7 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LeaderFailoverIT {
   private static final String P = "default";
   private static final int KILLS = 5;
-  private static final String LEASE = "4s";
+  /** The lease time: 4 s keeps the suite short; -Dtributary.it.lease=10s measures with the default. */
+  private static final String LEASE = System.getProperty("tributary.it.lease", "4s");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static CloudStores stores;
   private static KafkaBroker kafka;
