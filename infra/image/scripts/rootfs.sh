@@ -28,6 +28,8 @@ fail() {
   exit 1
 }
 
+# Jib writes FROM scratch images for linux/amd64, and every file here is this machine's
+[ "$(uname -m)" = x86_64 ] || fail "the image is linux/amd64, and this machine is $(uname -m): build it on an amd64 one"
 [ -x "$JDK/bin/jlink" ] || fail "no jlink in $JDK: run Maven on a JDK 17"
 [ -f "$JDK/jmods/java.base.jmod" ] ||
   fail "$JDK has no jmods/, which jlink needs (Debian's openjdk-17-jdk-headless has them)"
