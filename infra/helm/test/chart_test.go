@@ -486,6 +486,9 @@ func TestBrokenValuesFail(t *testing.T) {
 		{"--set", "config.metadata.store=embedded", "at '/config/metadata/store'"},
 		{"--set-string", "config.metadata.dynamodb.table=", "config.metadata.dynamodb.table is required"},
 		{"--set", "server.replica=3", "additional properties 'replica' not allowed"},
+		{"--set", "workerPool.kubernetes.pods=300", "at '/workerPool/kubernetes/pods': maximum"},
+		{"--set", "workerPool.kubernetes.memoryPerSlot=1gig", "at '/workerPool/kubernetes/memoryPerSlot'"},
+		{"--set", "workerPool.kubernetes.cpuPerSlot=half", "at '/workerPool/kubernetes/cpuPerSlot'"},
 	} {
 		out, err := template(t, "-f", "values-minimal.yaml", c.flag, c.set)
 		if err == nil {
@@ -519,6 +522,7 @@ func TestDecodeRefusesWhatTheAPIServerWould(t *testing.T) {
 		"a missing Secret":    func(s string) string { return strings.ReplaceAll(s, "name: tributary-secrets", "name: other") },
 		"a missing port name": func(s string) string { return strings.Replace(s, "port: http", "port: https", 1) },
 		"a bad name":          func(s string) string { return strings.Replace(s, "name: "+prefix+"-api", "name: API_"+prefix, 1) },
+		"an undefined $(VAR)": func(s string) string { return strings.Replace(s, "http://$(POD_IP):", "http://$(POD_ADDR):", 1) },
 	} {
 		m, err := Decode(edit(out))
 		if err != nil {

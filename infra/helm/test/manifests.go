@@ -1,7 +1,8 @@
 // Package chart checks the manifests the Tributary Helm chart renders against the Kubernetes API's
 // own types (k8s.io/api, decoded strictly by k8s.io/apimachinery: an unknown field, a wrong type or
 // an unregistered kind is an error), then checks what the API server would refuse or what would
-// not work once applied: names and labels, selectors that select nothing, ports, volumes, Secrets,
+// not work once applied: names and labels, selectors that select nothing (the pods of the chart's
+// Deployments, and those the server's Kubernetes worker pool creates), ports, volumes, Secrets,
 // ConfigMaps and ServiceAccounts referred to but not there.
 package chart
 
@@ -30,6 +31,8 @@ type Manifests struct {
 }
 
 var separator = regexp.MustCompile(`(?m)^---[ \t]*$`)
+
+var envReference = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
 
 // Decode decodes every document of a multi-document YAML stream strictly into its typed object.
 func Decode(stream string) (*Manifests, error) {
@@ -171,17 +174,18 @@ func (m *Manifests) Check(externalSecrets ...string) []string {
 			}
 		}
 	}
+	pool := m.PoolPods()
 	for _, n := range Of[*networkingv1.NetworkPolicy](m) {
 		id := "NetworkPolicy/" + n.Name
 		sel, err := metav1.LabelSelectorAsSelector(&n.Spec.PodSelector)
-		if err != nil || sel.Empty() || len(selected(deployments, sel, false)) == 0 {
+		if err != nil || sel.Empty() || !selectsPods(deployments, pool, sel) {
 			add("%s: the pod selector selects no pods of the chart (%v)", id, err)
 		}
 		for _, rule := range n.Spec.Ingress {
 			for _, from := range rule.From {
 				if from.PodSelector != nil && from.NamespaceSelector == nil {
 					s, err := metav1.LabelSelectorAsSelector(from.PodSelector)
-					if err != nil || len(selected(deployments, s, false)) == 0 {
+					if err != nil || !selectsPods(deployments, pool, s) {
 						add("%s: an ingress rule admits pods %v the chart does not run", id, from.PodSelector.MatchLabels)
 					}
 				}
@@ -289,6 +293,12 @@ func checkPod(id string, p *corev1.PodSpec, secrets, configMaps, accounts map[st
 			}
 			if envs[e.Name] {
 				add("%s: env %s set twice", cid, e.Name)
+			}
+			// Kubernetes expands $(NAME) only for a variable defined before; else it stays as it is
+			for _, ref := range envReference.FindAllStringSubmatch(e.Value, -1) {
+				if !envs[ref[1]] {
+					add("%s: env %s refers to $(%s), which is not defined before it", cid, e.Name, ref[1])
+				}
 			}
 			envs[e.Name] = true
 			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {

@@ -14,8 +14,8 @@ import java.util.Map;
  * from the {@code tributary.workers.kubernetes.*} keys of the server's configuration (file or
  * environment):
  * <ul>
- *   <li>{@code image} (required): the image with the distribution and {@code bin/tributary} as its
- *       entrypoint; {@code image-pull-policy} (default: the cluster's);
+ *   <li>{@code image} (required): the image whose entrypoint is the {@code tributary} CLI (the one
+ *       {@code infra/image} builds); {@code image-pull-policy} (default: the cluster's);
  *   <li>{@code namespace} (default: the client's, in a pod its own), {@code service-account} (default:
  *       the namespace's default);
  *   <li>{@code secret-name}, {@code secret-key} (default {@code tributary-secrets}, {@code
