@@ -146,25 +146,7 @@ class LeaderFailoverIT {
     kafka.createTopic("ha-counts", partitions);
     Map<String, Long> expected = produceClicks("ha-clicks", partitions, 30_000);
     twoReplicas("tributary-ha", "ha", List.of());
-    String spec = """
-        name: counts
-        parallelism: 2
-        checkpoints: {interval: 500ms}
-        state: {backend: forst}
-        sources:
-          clicks:
-            type: kafka
-            bootstrapServers: "%1$s"
-            topic: ha-clicks
-            startFrom: earliest
-            maxRecordsPerSecond: 400
-            eventTime: {field: ts}
-        operators:
-          - {id: per-user, input: clicks, keyBy: [user], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
-        sinks:
-          out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: ha-counts, keyFields: [user],
-                delivery: exactly-once, transactionalIdPrefix: ha-it}
-        """.formatted(kafka.bootstrapServers());
+    String spec = countsSpec("ha-clicks", "ha-counts", "ha-it");
     String body = applyBody(spec);
     Replica follower = replicas.stream().filter(r -> !"LEADER".equals(r.role())).findFirst().orElseThrow();
     HttpResponse<String> applied = follower.send("PUT", "/v1/projects/default/jobs/counts", body);
@@ -297,25 +279,7 @@ class LeaderFailoverIT {
           workerEnv));
     }
     try {
-      String spec = """
-          name: counts
-          parallelism: 2
-          checkpoints: {interval: 500ms}
-          state: {backend: forst}
-          sources:
-            clicks:
-              type: kafka
-              bootstrapServers: "%1$s"
-              topic: re-clicks
-              startFrom: earliest
-              maxRecordsPerSecond: 400
-              eventTime: {field: ts}
-          operators:
-            - {id: per-user, input: clicks, keyBy: [user], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
-          sinks:
-            out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: re-counts, keyFields: [user],
-                  delivery: exactly-once, transactionalIdPrefix: reattach-it}
-          """.formatted(kafka.bootstrapServers());
+      String spec = countsSpec("re-clicks", "re-counts", "reattach-it");
       HttpResponse<String> applied = awaitLeader().send("PUT", "/v1/projects/default/jobs/counts", applyBody(spec));
       assertThat(applied.statusCode()).as(applied.body()).isIn(200, 201);
       List<String> figures = new ArrayList<>();
@@ -350,6 +314,32 @@ class LeaderFailoverIT {
     } finally {
       workers.forEach(Process::destroyForcibly);
     }
+  }
+
+  /**
+   * Clicks per user and 1 s window, from Kafka topic {@code in} (400 a second) to topic {@code out},
+   * exactly once, with forst state and a checkpoint every 500 ms.
+   */
+  private static String countsSpec(String in, String out, String transactionalIdPrefix) {
+    return """
+        name: counts
+        parallelism: 2
+        checkpoints: {interval: 500ms}
+        state: {backend: forst}
+        sources:
+          clicks:
+            type: kafka
+            bootstrapServers: "%1$s"
+            topic: %2$s
+            startFrom: earliest
+            maxRecordsPerSecond: 400
+            eventTime: {field: ts}
+        operators:
+          - {id: per-user, input: clicks, keyBy: [user], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
+        sinks:
+          out: {input: per-user, type: kafka, bootstrapServers: "%1$s", topic: %3$s, keyFields: [user],
+                delivery: exactly-once, transactionalIdPrefix: %4$s}
+        """.formatted(kafka.bootstrapServers(), in, out, transactionalIdPrefix);
   }
 
   /** The job's events since {@code since}, oldest first, as {@code "  +<ms after> <kind> <message>"}. */

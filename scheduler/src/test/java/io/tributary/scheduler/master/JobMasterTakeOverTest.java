@@ -7,14 +7,9 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.plan.SinkPlan;
-import io.tributary.plan.SourcePlan;
-import io.tributary.plan.StagePlan;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.RunningAttempt;
-import io.tributary.protocol.SourceSplits;
-import io.tributary.protocol.SplitEnumerator;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.protocol.WorkerPool;
 import io.tributary.protocol.WorkerReport;
@@ -77,9 +72,9 @@ class JobMasterTakeOverTest {
   void theRunningAttemptGoesOnUnderItsNumberAndCheckpointsAfterTheLastOneItsSourcesTook() throws Exception {
     store.beginRun(1);
     recordCheckpoint(3, 1);
-    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, plan(1)), 5));
+    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, MasterFixtures.plan(JOB, 1)), 5));
     List<String> events = new CopyOnWriteArrayList<>();
-    JobMaster master = master(pool, plan(1), events);
+    JobMaster master = master(pool, MasterFixtures.plan(JOB, 1), events);
     CompletableFuture<CheckpointMetadata> run = runInBackground(master);
 
     await("a checkpoint completes under the new master", () -> store.latest().map(p -> p.id() >= 6).orElse(false));
@@ -105,10 +100,10 @@ class JobMasterTakeOverTest {
     store.beginRun(1);
     recordCheckpoint(3, 1);
     store.beginRun(1); // attempt 2 began (and died before it took a checkpoint)
-    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, plan(1)), 5));
+    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, MasterFixtures.plan(JOB, 1)), 5));
     List<String> events = new CopyOnWriteArrayList<>();
 
-    CheckpointMetadata last = master(pool, plan(1), events).run();
+    CheckpointMetadata last = master(pool, MasterFixtures.plan(JOB, 1), events).run();
 
     assertThat(pool.released).as("the stale attempt, then the new one as it finished")
         .containsExactly(new AttemptId(JOB, 1), new AttemptId(JOB, 3));
@@ -124,9 +119,9 @@ class JobMasterTakeOverTest {
   void aRunningAttemptOfAnotherPlanIsReleased() throws Exception {
     store.beginRun(1);
     recordCheckpoint(3, 1);
-    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, plan(1)), 3));
+    TakeOverPool pool = new TakeOverPool(new RunningAttempt(deployment(1, MasterFixtures.plan(JOB, 1)), 3));
 
-    master(pool, plan(2), new CopyOnWriteArrayList<>()).run();
+    master(pool, MasterFixtures.plan(JOB, 2), new CopyOnWriteArrayList<>()).run();
 
     assertThat(pool.released).containsExactly(new AttemptId(JOB, 1), new AttemptId(JOB, 2));
     assertThat(pool.acquired).containsExactly(new AttemptId(JOB, 2));
@@ -136,7 +131,7 @@ class JobMasterTakeOverTest {
   private JobMaster master(WorkerPool pool, ExecutionPlan plan, List<String> events) {
     return new JobMaster(new JobMaster.Settings(plan, 20, 3, 10_000, RestorePolicy.LATEST,
         new RestartPolicy(3, Duration.ZERO, Duration.ZERO)).withReattachWait(Duration.ofSeconds(1)),
-        new JobMaster.Services(pool, noSplits(), Map.of()), store, new JobMaster.Events() {
+        new JobMaster.Services(pool, MasterFixtures.noSplits(), Map.of()), store, new JobMaster.Events() {
           @Override
           public void restoring(CheckpointMetadata from) {
             events.add("restoring " + from.id());
@@ -180,33 +175,12 @@ class JobMasterTakeOverTest {
     }
   }
 
-  /** One stage: a source chained to a sink, at {@code parallelism}. */
-  private static ExecutionPlan plan(int parallelism) {
-    return new ExecutionPlan(JOB, 128, "heap", List.of(
-        new StagePlan(0, "src", parallelism, List.of(
-            new SourcePlan("src", "files", "json", null, 0, null, Map.of("path", "in", "limit", 5L)),
-            new SinkPlan("out", "blackhole", "json", Map.of())), List.of())),
-        List.of());
-  }
 
   private static AttemptDeployment deployment(long attempt, ExecutionPlan plan) {
     return new AttemptDeployment(new AttemptId(JOB, attempt), plan, new AttemptDeployment.CheckpointSettings(true),
         List.of(), List.of(new TaskDeployment(0, 0, "w", new KeyGroupRange(0, 127), List.of(), null)));
   }
 
-  private static SplitEnumerator noSplits() {
-    return new SplitEnumerator() {
-      @Override
-      public SourceSplits splits(SourcePlan source, int parallelism) {
-        return new SourceSplits(List.of(), false);
-      }
-
-      @Override
-      public boolean canResume(SourcePlan source, String splitId) {
-        return false;
-      }
-    };
-  }
 
   /**
    * One worker that still runs {@code running}. Every attempt acknowledges each checkpoint; an

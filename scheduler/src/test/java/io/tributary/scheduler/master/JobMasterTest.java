@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.TaskState;
-import io.tributary.plan.ExecutionPlan;
-import io.tributary.plan.SinkPlan;
-import io.tributary.plan.SourcePlan;
-import io.tributary.plan.StagePlan;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
-import io.tributary.protocol.SourceSplits;
-import io.tributary.protocol.SplitEnumerator;
 import io.tributary.protocol.WorkerPool;
 import io.tributary.protocol.WorkerReport;
 import io.tributary.protocol.WorkerReports;
@@ -59,9 +53,9 @@ class JobMasterTest {
     CommitFailingPool pool = new CommitFailingPool(2);
     List<Long> restored = new CopyOnWriteArrayList<>();
     JobMaster master = new JobMaster(
-        new JobMaster.Settings(plan(), 20, 3, 10_000, RestorePolicy.NONE,
+        new JobMaster.Settings(MasterFixtures.plan(JOB, 1), 20, 3, 10_000, RestorePolicy.NONE,
             new RestartPolicy(3, Duration.ZERO, Duration.ZERO)),
-        new JobMaster.Services(pool, noSplits(), Map.of()), store, new JobMaster.Events() {
+        new JobMaster.Services(pool, MasterFixtures.noSplits(), Map.of()), store, new JobMaster.Events() {
           @Override
           public void restoring(CheckpointMetadata from) {
             restored.add(from.id());
@@ -77,28 +71,7 @@ class JobMasterTest {
     assertThat(last.id()).as("the second attempt's final checkpoint").isGreaterThan(2);
   }
 
-  /** One stage, one subtask: a source chained to a sink. */
-  private static ExecutionPlan plan() {
-    return new ExecutionPlan(JOB, 128, "heap", List.of(
-        new StagePlan(0, "src", 1, List.of(
-            new SourcePlan("src", "files", "json", null, 0, null, Map.of()),
-            new SinkPlan("out", "blackhole", "json", Map.of())), List.of())),
-        List.of());
-  }
 
-  private static SplitEnumerator noSplits() {
-    return new SplitEnumerator() {
-      @Override
-      public SourceSplits splits(SourcePlan source, int parallelism) {
-        return new SourceSplits(List.of(), false);
-      }
-
-      @Override
-      public boolean canResume(SourcePlan source, String splitId) {
-        return false;
-      }
-    };
-  }
 
   /**
    * A pool of one worker. The first attempt acknowledges every checkpoint, and its commit of
