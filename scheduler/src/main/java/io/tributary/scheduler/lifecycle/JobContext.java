@@ -67,22 +67,23 @@ final class JobContext {
 
   /** A runner of {@code plan} with the spec's checkpoint settings (or the defaults) and this process's storage. */
   JobMaster runner(JobSpec spec, ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events) {
-    return runner(spec, plan, restore, events, false);
+    return runner(spec, plan, restore, events, false, java.util.Map.of());
   }
 
   /**
    * As {@link #runner(JobSpec, ExecutionPlan, RestorePolicy, JobMaster.Events)}; with {@code
    * reattach}, its first attempt is the one the workers still run for the control plane before this
-   * one, if they do (see {@link JobManager.Settings#reattachWait}).
+   * one, if they do (see {@link JobManager.Settings#reattachWait}); its tasks go back to the workers
+   * {@code previous} names where they can (task id to worker).
    */
   JobMaster runner(JobSpec spec, ExecutionPlan plan, RestorePolicy restore, JobMaster.Events events,
-      boolean reattach) {
+      boolean reattach, java.util.Map<String, String> previous) {
     CheckpointSpec c = spec.checkpoints();
     long interval = c != null ? c.intervalMillis() : settings.defaultCheckpointInterval().toMillis();
     int retain = c != null ? c.retain() : CheckpointSpec.DEFAULT_RETAIN;
     JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
         restore, settings.restarts(), c == null || c.exactlyOnce()).withReattachWait(reattach ? settings.reattachWait()
-        : Duration.ZERO);
+        : Duration.ZERO).withPreviousPlacement(previous);
     JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends(),
         storage.workersHaveOwnState());
     return new JobMaster(s, services, checkpoints(plan.jobName()), events);

@@ -44,6 +44,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private JobRun run;
   private Deployed deployed;
   private java.util.List<TaskPlacement> placement = java.util.List.of();
+  /** Where the tasks of the job's latest attempt ran, by task id, kept after it ended: the next run's hint. */
+  private java.util.Map<String, String> lastPlacement = java.util.Map.of();
   private AttemptId placedAttempt;
   private String failureHint;
   private boolean checkpointed;
@@ -267,7 +269,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       if (retired) {
         return;
       }
-      next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events, reattach), this);
+      java.util.Map<String, String> previous = lastPlacement;
+      next = new JobRun(plan, restore, (p, r, events) -> ctx.runner(jobSpec, p, r, events, reattach, previous), this);
       run = next;
       deployed = new Deployed(record.fingerprint(), record.parallelism(), record.stageParallelism());
       checkpointed = false;
@@ -436,6 +439,9 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       if (r == run) {
         placement = java.util.List.copyOf(tasks);
         placedAttempt = deployment.attempt();
+        java.util.Map<String, String> where = new java.util.HashMap<>();
+        deployment.tasks().forEach(t -> where.put(t.taskId(), t.worker()));
+        lastPlacement = java.util.Map.copyOf(where);
       }
     }
   }

@@ -112,17 +112,22 @@ public final class JobMaster implements AutoCloseable {
    * @param reattachWait how long the first attempt waits for the pool's workers to show an attempt of
    *     the job they still run, to take it over instead of starting a new one (zero: never; only when
    *     the run restores the latest checkpoint)
+   * @param previousPlacement where the tasks of the job's previous attempt ran, by task id: the first
+   *     attempt puts each task back there where it can (see {@link Placement}); later ones follow
+   *     their own previous attempt
    */
   public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
-      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait) {
+      RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait,
+      Map<String, String> previousPlacement) {
     public Settings {
       Objects.requireNonNull(reattachWait, "reattachWait");
+      previousPlacement = Map.copyOf(previousPlacement);
     }
 
     /** Never taking a running attempt over. */
     public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
         RestartPolicy restarts, boolean exactlyOnce) {
-      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, Duration.ZERO);
+      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, Duration.ZERO, Map.of());
     }
 
     /** Exactly-once (aligned) checkpoints. */
@@ -133,7 +138,13 @@ public final class JobMaster implements AutoCloseable {
 
     /** The same, taking over an attempt the pool's workers still run, waiting up to {@code w} for it. */
     public Settings withReattachWait(Duration w) {
-      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, w);
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, w,
+          previousPlacement);
+    }
+
+    /** The same, the first attempt's tasks back on the workers {@code p} names where it can. */
+    public Settings withPreviousPlacement(Map<String, String> p) {
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait, p);
     }
 
     /** For a run without checkpoints: one attempt, no restore, no restart. */
@@ -185,6 +196,8 @@ public final class JobMaster implements AutoCloseable {
    */
   private volatile CheckpointMetadata lastRecorded;
   private volatile int failuresInRow;
+  /** Where the tasks of the latest attempt ran, by task id (master thread). */
+  private Map<String, String> lastPlacement;
 
   /**
    * @param store the job's checkpoints, or null to run without checkpoints
@@ -342,7 +355,9 @@ public final class JobMaster implements AutoCloseable {
           List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
           AttemptDeployment d = Placement.place(id, plan, restore,
               run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce()),
-              run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots);
+              run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots,
+              lastPlacement != null ? lastPlacement : settings.previousPlacement());
+          lastPlacement = placementOf(d);
           events.deploying(id, plan);
           pool.deploy(d, a);
           events.placed(d);
@@ -394,6 +409,7 @@ public final class JobMaster implements AutoCloseable {
   private void follow(ExecutionPlan plan, RunningAttempt running, Attempt a, CheckpointCoordinator c) {
     WorkerPool pool = services.pool();
     AttemptDeployment d = running.deployment();
+    lastPlacement = placementOf(d);
     events.deploying(d.attempt(), plan);
     pool.adopt(d.attempt(), a);
     CheckpointMetadata latest = store.latest().map(p -> store.load(p.path())).orElse(null);
@@ -406,6 +422,12 @@ public final class JobMaster implements AutoCloseable {
     c.resumeAfter(Math.max(running.lastCheckpointId(), latest == null ? 0 : latest.id()));
     events.placed(d);
     events.reattached(d, latest);
+  }
+
+  private static Map<String, String> placementOf(AttemptDeployment d) {
+    Map<String, String> out = new java.util.HashMap<>();
+    d.tasks().forEach(t -> out.put(t.taskId(), t.worker()));
+    return out;
   }
 
   private void checkNotCancelled() {

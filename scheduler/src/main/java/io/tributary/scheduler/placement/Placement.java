@@ -41,8 +41,12 @@ import java.util.Set;
  *   <li><b>Restore.</b> Each task gets the states every earlier subtask of its operators left and
  *       the positions of its splits; keyed state and timers keep only the task's key groups when
  *       they are opened.
- *   <li><b>Workers.</b> Stage by stage, each subtask goes to the granted worker with the most slots
- *       still free (the first such one), so a stage's subtasks spread over workers.
+ *   <li><b>Workers.</b> A subtask that ran in the previous attempt of the job (the same stage and
+ *       index) goes back to the worker it ran on, if that worker granted a slot still free: its state
+ *       files are in that worker's cache, so a restart after a lost worker or a rescale moves only
+ *       the subtasks it must (C7). Then, stage by stage, each other subtask goes to the granted
+ *       worker with the most slots still free (the first such one), so a stage's subtasks spread
+ *       over workers.
  * </ul>
  *
  * A pure function of its arguments (and of what the enumerator lists).
@@ -81,8 +85,29 @@ public final class Placement {
   public static AttemptDeployment place(AttemptId attempt, ExecutionPlan plan, CheckpointMetadata restore,
       AttemptDeployment.CheckpointSettings checkpoints, int previousMaxSinkParallelism, SplitEnumerator splits,
       List<WorkerSlots> slots) {
+    return place(attempt, plan, restore, checkpoints, previousMaxSinkParallelism, splits, slots, Map.of());
+  }
+
+  /**
+   * As {@link #place(AttemptId, ExecutionPlan, CheckpointMetadata, AttemptDeployment.CheckpointSettings,
+   * int, SplitEnumerator, List)}, each subtask back on the worker {@code previous} names for its task
+   * id ({@link TaskDeployment#taskId()}) where that worker granted a slot still free.
+   */
+  public static AttemptDeployment place(AttemptId attempt, ExecutionPlan plan, CheckpointMetadata restore,
+      AttemptDeployment.CheckpointSettings checkpoints, int previousMaxSinkParallelism, SplitEnumerator splits,
+      List<WorkerSlots> slots, Map<String, String> previous) {
     checkRestorable(plan, restore);
     Workers workers = new Workers(slots, slotsNeeded(plan));
+    Map<String, String> where = new HashMap<>();
+    for (StagePlan stage : plan.stages()) {
+      for (int i = 0; i < stage.parallelism(); i++) {
+        String id = TaskDeployment.taskId(stage.id(), i);
+        String before = previous.get(id);
+        if (before != null && workers.take(before)) {
+          where.put(id, before);
+        }
+      }
+    }
     List<TaskDeployment> tasks = new ArrayList<>();
     for (StagePlan stage : plan.stages()) {
       List<List<String>> splitsBySubtask = stage.operators().get(0) instanceof SourcePlan sp
@@ -91,7 +116,8 @@ public final class Placement {
         KeyGroupRange range = KeyGroups.rangeFor(plan.maxParallelism(), stage.parallelism(), i);
         List<String> mine = splitsBySubtask == null ? List.of() : splitsBySubtask.get(i);
         TaskRestore r = restore == null ? null : taskRestore(stage, mine, restore);
-        tasks.add(new TaskDeployment(stage.id(), i, workers.next(), range, mine, r));
+        String worker = where.computeIfAbsent(TaskDeployment.taskId(stage.id(), i), k -> workers.next());
+        tasks.add(new TaskDeployment(stage.id(), i, worker, range, mine, r));
       }
     }
     List<SinkRecovery> recoveries = checkpoints == null ? List.of()
@@ -214,6 +240,16 @@ public final class Placement {
       if (total < needed) {
         throw new IllegalArgumentException("the attempt needs " + needed + " slots but was granted " + total);
       }
+    }
+
+    /** Takes a slot of {@code worker} if it granted one still free. */
+    boolean take(String worker) {
+      int i = ids.indexOf(worker);
+      if (i < 0 || free[i] == 0) {
+        return false;
+      }
+      free[i]--;
+      return true;
     }
 
     String next() {

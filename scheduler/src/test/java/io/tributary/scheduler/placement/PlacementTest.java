@@ -71,6 +71,26 @@ class PlacementTest {
     assertThat(Placement.slotsNeeded(plan(2, 3))).isEqualTo(5);
   }
 
+  /**
+   * A rescale of the sink stage from 2 to 3: the subtasks that ran before go back to their workers
+   * (their state files are cached there), and the new one goes where most slots are free; a subtask
+   * whose worker granted no slot (it was lost) goes elsewhere.
+   */
+  @Test
+  void subtasksGoBackToTheWorkersTheyRanOnWhereTheyCan() {
+    Map<String, String> before = Map.of("0/0", "b", "0/1", "a", "1/0", "b", "1/1", "a");
+    AttemptDeployment d = Placement.place(ATTEMPT, plan(2, 3), null, null, 0, splits(false, List.of("s")),
+        List.of(new WorkerSlots("a", 2), new WorkerSlots("b", 2), new WorkerSlots("c", 1)), before);
+
+    assertThat(d.tasks()).extracting(t -> t.taskId() + "@" + t.worker())
+        .containsExactly("0/0@b", "0/1@a", "1/0@b", "1/1@a", "1/2@c");
+
+    AttemptDeployment lostB = Placement.place(ATTEMPT, plan(2, 2), null, null, 0, splits(false, List.of("s")),
+        List.of(new WorkerSlots("a", 2), new WorkerSlots("c", 2)), before);
+    assertThat(lostB.tasks()).extracting(t -> t.taskId() + "@" + t.worker())
+        .as("a's subtasks stay; b's move to c").containsExactly("0/0@c", "0/1@a", "1/0@c", "1/1@a");
+  }
+
   @Test
   void aStagesSubtasksSpreadOverTheWorkersWithTheMostFreeSlots() {
     AttemptDeployment d = Placement.place(ATTEMPT, plan(2, 2), null, null, 0, splits(false, List.of("a")),
