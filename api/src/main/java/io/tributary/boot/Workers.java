@@ -25,6 +25,9 @@ public final class Workers {
   public record Config(String controlPlane, String worker, int slots, Path cacheDir, String bindHost,
       String advertisedHost, int dataPort, String clusterSecret, java.time.Duration reattachGrace) {}
 
+  /** How long a worker keeps its tasks running without a server unless told otherwise. */
+  public static final java.time.Duration DEFAULT_REATTACH_GRACE = WorkerProcess.DEFAULT_REATTACH_GRACE;
+
   /** A running worker; {@link #awaitStop} blocks until it stops for good. */
   public interface Running extends AutoCloseable {
     String dataAddress();

@@ -94,7 +94,7 @@ final class WorkerCommand implements Callable<Integer> {
     Workers.Running worker = Workers.start(new Workers.Config(address, id, n,
         cacheDir != null ? cacheDir : Path.of("data", "local", id), bind, advertised, dataPort, secret.trim(),
         reattachGrace != null ? reattachGrace : parent != null ? Duration.ZERO
-            : io.tributary.worker.remote.WorkerProcess.DEFAULT_REATTACH_GRACE));
+            : Workers.DEFAULT_REATTACH_GRACE));
     Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "tributary-worker-shutdown"));
     if (parent != null) {
       parent.onExit().thenRun(worker::close);
