@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -234,17 +233,6 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
   /** Pods deleted so far because they failed or ended, or their workers were lost. */
   public int failedPods() {
     return failed.get();
-  }
-
-  /** The pool's pods, by name: all, or only those that run or are about to (not failed, ended or going). */
-  public Map<String, Pod> pods(boolean liveOnly) {
-    Map<String, Pod> out = new TreeMap<>();
-    for (Pod p : pods().list().getItems()) {
-      if (!liveOnly || PodReconcile.Phase.LIVE == state(p).phase()) {
-        out.put(p.getMetadata().getName(), p);
-      }
-    }
-    return out;
   }
 
   // ---- reconciling
