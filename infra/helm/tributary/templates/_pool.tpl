@@ -6,7 +6,7 @@ takes their attempts over.
 */}}
 
 {{/* The labels NetworkPolicies select the pool's pods by: the name label the pool gives every worker
-pod (KubernetesWorkers.NAME_LABEL and NAME) and the release, one of the labels the chart asks for. */}}
+pod (WorkerPods.NAME_LABEL and NAME) and the release, one of the labels the chart asks for. */}}
 {{- define "tributary.poolSelectorLabels" -}}
 app.kubernetes.io/name: tributary-worker
 app.kubernetes.io/instance: {{ .Release.Name }}

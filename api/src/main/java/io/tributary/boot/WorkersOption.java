@@ -106,7 +106,7 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
       return new WorkersOption(Kind.KUBERNETES, n, slots, bindHost, port != null ? port : DEFAULT_PORT,
           heartbeatTimeout);
     }
-    throw new IllegalArgumentException("--workers takes in-process, local:N, external or kubernetes:N, not '" + text
+    throw new IllegalArgumentException("--workers takes in-process, local:N, external or kubernetes[:N], not '" + text
         + "'");
   }
 }

@@ -45,7 +45,7 @@ class KubernetesPoolTest {
           + wrong + "'; --workers kubernetes sets no limit");
     }
     assertThatThrownBy(() -> WorkersOption.parse("pods", 2, "0.0.0.0", null, HB))
-        .hasMessageContaining("in-process, local:N, external or kubernetes:N");
+        .hasMessageContaining("in-process, local:N, external or kubernetes[:N]");
   }
 
   @Test
