@@ -74,12 +74,16 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
   private final Map<String, AttemptId> made = new ConcurrentHashMap<>();
   /** Attempts released: their pods go. */
   private final Set<AttemptId> ended = ConcurrentHashMap.newKeySet();
+  /** Attempts let go of, for the next leader: their pods stay, until this replica leads again. */
+  private final Set<AttemptId> letGo = ConcurrentHashMap.newKeySet();
   /** Pods whose workers the pool lost: deleted at the next reconcile. */
   private final Set<String> lost = ConcurrentHashMap.newKeySet();
   /** Pods the pool deleted itself (their workers' loss is no news). */
   private final Set<String> deleted = ConcurrentHashMap.newKeySet();
   private volatile Set<String> listed = Set.of();
   private volatile Set<AttemptId> blocked = Set.of();
+  /** Why the last reconcile failed (the API refused or could not be reached), or null. */
+  private volatile String refusal;
   private final AtomicInteger failed = new AtomicInteger();
   private final ScheduledExecutorService loop;
   private final AtomicBoolean queued = new AtomicBoolean();
@@ -197,16 +201,21 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
 
   @Override
   public void released(AttemptId attempt) {
+    ended.add(attempt);
     synchronized (demands) {
       demands.remove(attempt);
     }
-    ended.add(attempt);
+    letGo.remove(attempt);
     trigger();
   }
 
-  /** The attempt's pods stay, for the next leader. */
+  /**
+   * The attempt's pods stay, for the next leader: this pool deletes none of them until it leads again
+   * (a reconcile that began while it still led must not take them for leftovers).
+   */
   @Override
   public void detached(AttemptId attempt) {
+    letGo.add(attempt); // first: a reconcile reads the demands and routes before it
     synchronized (demands) {
       demands.remove(attempt);
     }
@@ -214,6 +223,10 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
 
   @Override
   public String shortage(AttemptId attempt) {
+    String why = refusal;
+    if (why != null) {
+      return "the Kubernetes API refused its worker pods: " + why;
+    }
     if (blocked.contains(attempt)) {
       return "the pool runs its limit of " + settings.maxPods() + " worker pods (--workers kubernetes:"
           + settings.maxPods() + "); stop a job, or raise the limit";
@@ -266,6 +279,9 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
     try {
       boolean leading = pool.accepting();
       long now = System.nanoTime();
+      if (leading && leadingSince < 0) {
+        letGo.clear(); // leading again: what it let go of is the new leader's to take over, or a leftover
+      }
       leadingSince = !leading ? -1 : leadingSince < 0 ? now : leadingSince;
       Set<AttemptId> endedBefore = Set.copyOf(ended);
       List<Pod> pods = pods().list().getItems();
@@ -288,20 +304,37 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
       }
       noteBlocked(out.blocked());
       forget(states, endedBefore, createdNow);
+      refusal = null;
     } catch (RuntimeException e) {
+      refusal = why(e);
       LOG.log(System.Logger.Level.WARNING, "worker pods in namespace " + namespace + ": cannot reconcile ("
-          + e.getMessage() + "); trying again in " + settings.resync().toSeconds() + "s", e);
+          + refusal + "); trying again in " + settings.resync().toSeconds() + "s", e);
     }
   }
 
+  /** What the API said, in a line: its status's message and code, else the exception's message. */
+  private static String why(RuntimeException e) {
+    if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+      return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
+    }
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
+  }
+
+  /**
+   * What the reconcile decides on. The demands, then the pool's routes, then the attempts let go of are
+   * read in this order, the order in which an attempt moves from one to the next ({@link #detached} is
+   * told before the pool forgets the route): so no attempt that runs is missed by all three.
+   */
   private PodReconcile.Inputs inputs(List<PodReconcile.PodState> states, boolean leading, long now) {
     Map<AttemptId, PodReconcile.Demand> wanted;
     synchronized (demands) {
       wanted = new LinkedHashMap<>(demands);
     }
+    Set<AttemptId> kept = new HashSet<>(pool.attempts());
+    kept.addAll(letGo);
     boolean expired = leading && now - leadingSince >= settings.leftoverGrace().toNanos();
-    return new PodReconcile.Inputs(states, wanted, Map.copyOf(made), pool.attempts(), Set.copyOf(ended),
-        Set.copyOf(lost), leading, expired, settings.maxPods(), settings.slotsPerPod());
+    return new PodReconcile.Inputs(states, wanted, Map.copyOf(made), kept, Set.copyOf(ended), Set.copyOf(lost),
+        leading, expired, settings.maxPods(), settings.slotsPerPod());
   }
 
   static PodReconcile.PodState state(Pod p) {

@@ -21,7 +21,7 @@ import java.util.Set;
  *       ({@linkplain Inputs#made made}), else deleted (an earlier control plane's, under the same
  *       number);
  *   <li>a pod of an attempt the pool {@linkplain Inputs#routed has slots for} (taken over, or kept as
- *       an orphan its workers still run) is kept;
+ *       an orphan its workers still run) or let go of for the next leader is kept;
  *   <li>a pod of an attempt older than one of the same job that is needed or routed is deleted;
  *   <li>any other pod (no part of any attempt here) is kept while leftovers may still be claimed,
  *       then deleted.
@@ -51,7 +51,7 @@ final class PodReconcile {
    * @param pods the pool's pods, as the API server lists them
    * @param demands the attempts that asked for pods and are not over, in the order they asked
    * @param made the pods this pool made, by name, with their attempts
-   * @param routed the attempts the pool has slots for
+   * @param routed the attempts the pool has slots for, and those it let go of for the next leader
    * @param ended attempts this pool released: their pods go
    * @param lost pods whose workers the pool lost
    * @param leading whether this replica leads (else it only deletes the pods of attempts it ended)

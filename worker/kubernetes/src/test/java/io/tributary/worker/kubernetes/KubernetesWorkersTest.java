@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.tributary.protocol.AttemptId;
 import io.tributary.worker.remote.RemoteWorkerPool;
 import java.time.Duration;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class KubernetesWorkersTest {
   static KubernetesClient client;
+  static KubernetesMockServer server;
 
   private static final String NS = "tributary";
   private static final AttemptId BIDS_3 = new AttemptId("default--bids", 3);
@@ -149,13 +152,17 @@ class KubernetesWorkersTest {
     await("the leader makes the pods and deletes the leftover", () -> podsOf(CLICKS_1).size() == 1
         && podsOf(BIDS_3).size() == 1 && !names().contains("tributary-default--gone-9-old22"));
     workers.granted(CLICKS_1);
-    leading.set(false); // it steps down, letting go of what runs
+    // stepping down lets go of what runs: a reconcile that began while the replica led must keep its pods too
     workers.detached(CLICKS_1);
+    assertThat(stays(() -> podsOf(CLICKS_1).size() == 1)).as("the detached attempt's pod stays for the next "
+        + "leader, leftover grace or not").isTrue();
+    leading.set(false);
     workers.released(BIDS_3); // not deployed: nothing of it runs on
     await("the released attempt's pods go even so", () -> podsOf(BIDS_3).isEmpty());
-    assertThat(podsOf(CLICKS_1)).as("the detached attempt's pod stays for the next leader").hasSize(1);
-    workers.close();
-    assertThat(podsOf(CLICKS_1)).as("closing leaves it too").hasSize(1);
+    assertThat(podsOf(CLICKS_1)).hasSize(1);
+
+    leading.set(true); // leading again, and nothing claimed it: a leftover
+    await("the pod nobody took over goes", () -> podsOf(CLICKS_1).isEmpty());
   }
 
   @Test
@@ -174,6 +181,19 @@ class KubernetesWorkersTest {
     await("clicks gets its pod once bids' went", () -> podsOf(BIDS_3).isEmpty() && podsOf(CLICKS_1).size() == 1);
     workers.close();
     assertThat(ours()).as("the pods of the attempt still waiting go with the pool").isEmpty();
+  }
+
+  @Test
+  void whyTheApiRefusedThePodsEndsTheShortage() {
+    String quota = "pods \"x\" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: "
+        + "requests.cpu=8, limited: requests.cpu=8";
+    server.expect().post().withPath("/api/v1/namespaces/quota-full/pods").andReturn(403, new StatusBuilder()
+        .withStatus("Failure").withCode(403).withReason("Forbidden").withMessage(quota).build()).always();
+    start(settings().withNamespace("quota-full").withOwnerDeployment(null));
+    workers.demand(BIDS_3, 2);
+    await("the refusal is known", () -> workers.shortage(BIDS_3).startsWith("the Kubernetes API"));
+    assertThat(workers.shortage(BIDS_3)).isEqualTo("the Kubernetes API refused its worker pods: " + quota
+        + " (HTTP 403)");
   }
 
   @Test

@@ -41,8 +41,9 @@ public interface Capacity {
   default void released(AttemptId attempt) {}
 
   /**
-   * The pool let go of {@code attempt} without stopping it (this control plane stops leading or shuts
-   * down): its workers keep running it for the next control plane, so they stay.
+   * The pool lets go of {@code attempt} without stopping it (this control plane stops leading or shuts
+   * down): its workers keep running it for the next control plane, so they stay. Called before the
+   * pool forgets the attempt ({@link RemoteWorkerPool#attempts} no longer has it after).
    */
   default void detached(AttemptId attempt) {}
 

@@ -736,9 +736,9 @@ public final class RemoteWorkerPool implements WorkerPool {
       return;
     }
     letGo.add(attempt);
+    capacity.detached(attempt); // before the route goes: the attempt is always one or the other to it
     if (routes.remove(attempt, r)) {
       r.release(); // its workers keep it running, for the next control plane
-      capacity.detached(attempt);
       synchronized (this) {
         notifyAll();
       }
