@@ -287,23 +287,11 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
       List<Pod> pods = pods().list().getItems();
       List<PodReconcile.PodState> states = pods.stream().map(KubernetesWorkers::state).toList();
       PodReconcile.Outcome out = PodReconcile.of(inputs(states, leading, now));
-      for (PodReconcile.PodState p : states) {
-        String why = out.deletions().get(p.name());
-        if (why != null) {
-          delete(p, why);
-        }
-      }
       Set<String> createdNow = new HashSet<>();
-      for (PodReconcile.Creation c : out.creations()) {
-        for (int slots : c.slots()) {
-          String name = create(c.attempt(), slots);
-          if (name != null) {
-            createdNow.add(name);
-          }
-        }
+      if (carryOut(out, states, leading, createdNow)) {
+        noteBlocked(out.blocked());
+        forget(states, endedBefore, createdNow);
       }
-      noteBlocked(out.blocked());
-      forget(states, endedBefore, createdNow);
       refusal = null;
     } catch (RuntimeException e) {
       refusal = why(e);
@@ -325,6 +313,39 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
    * read in this order, the order in which an attempt moves from one to the next ({@link #detached} is
    * told before the pool forgets the route): so no attempt that runs is missed by all three.
    */
+  /**
+   * Deletes, then creates, as {@code out} says. Decided while this replica led, each step is taken only
+   * if it still leads (a pause may have outlasted its lease); else it stops, and reconciles again.
+   *
+   * @return whether it did all
+   */
+  private boolean carryOut(PodReconcile.Outcome out, List<PodReconcile.PodState> states, boolean leading,
+      Set<String> createdNow) {
+    for (PodReconcile.PodState p : states) {
+      String why = out.deletions().get(p.name());
+      if (why != null) {
+        if (leading && !pool.accepting()) {
+          trigger();
+          return false;
+        }
+        delete(p, why);
+      }
+    }
+    for (PodReconcile.Creation c : out.creations()) {
+      for (int slots : c.slots()) {
+        if (!pool.accepting()) {
+          trigger();
+          return false;
+        }
+        String name = create(c.attempt(), slots);
+        if (name != null) {
+          createdNow.add(name);
+        }
+      }
+    }
+    return true;
+  }
+
   private PodReconcile.Inputs inputs(List<PodReconcile.PodState> states, boolean leading, long now) {
     Map<AttemptId, PodReconcile.Demand> wanted;
     synchronized (demands) {
