@@ -460,13 +460,20 @@ func TestSecretCreatedFromValues(t *testing.T) {
 func TestKubernetesPoolRBAC(t *testing.T) {
 	m := minimal(t, "--set", "workerPool.kubernetes.enabled=true")
 	roles := Of[*rbacv1.Role](m)
-	if len(roles) != 1 || len(roles[0].Rules) != 1 {
+	if len(roles) != 1 || len(roles[0].Rules) != 2 {
 		t.Fatalf("roles %+v", roles)
 	}
 	r := roles[0].Rules[0]
 	if !slices.Equal(r.APIGroups, []string{""}) || !slices.Equal(r.Resources, []string{"pods"}) ||
-		!slices.Equal(r.Verbs, []string{"get", "list", "watch", "create", "delete"}) {
+		!slices.Equal(r.Verbs, []string{"get", "list", "watch", "create", "delete"}) || len(r.ResourceNames) != 0 {
 		t.Errorf("rule %+v, want pods: get list watch create delete", r)
+	}
+	// the owner of the pods (TRIBUTARY_WORKERS_KUBERNETES_OWNER_DEPLOYMENT), and nothing else
+	d := roles[0].Rules[1]
+	if !slices.Equal(d.APIGroups, []string{"apps"}) || !slices.Equal(d.Resources, []string{"deployments"}) ||
+		!slices.Equal(d.Verbs, []string{"get"}) || !slices.Equal(d.ResourceNames, []string{prefix + "-server"}) ||
+		Named[*appsv1.Deployment](m, prefix+"-server") == nil {
+		t.Errorf("rule %+v, want get of the server Deployment %s-server", d, prefix)
 	}
 	b := Of[*rbacv1.RoleBinding](m)
 	if len(b) != 1 || b[0].Subjects[0].Name != prefix+"-server" || b[0].Subjects[0].Namespace != namespace {
@@ -486,7 +493,8 @@ func TestBrokenValuesFail(t *testing.T) {
 		{"--set", "config.metadata.store=embedded", "at '/config/metadata/store'"},
 		{"--set-string", "config.metadata.dynamodb.table=", "config.metadata.dynamodb.table is required"},
 		{"--set", "server.replica=3", "additional properties 'replica' not allowed"},
-		{"--set", "workerPool.kubernetes.pods=300", "at '/workerPool/kubernetes/pods': maximum"},
+		{"--set", "workerPool.kubernetes.maxPods=5000", "at '/workerPool/kubernetes/maxPods': maximum"},
+		{"--set", "workerPool.kubernetes.pods=2", "additional properties 'pods' not allowed"},
 		{"--set", "workerPool.kubernetes.memoryPerSlot=1gig", "at '/workerPool/kubernetes/memoryPerSlot'"},
 		{"--set", "workerPool.kubernetes.cpuPerSlot=half", "at '/workerPool/kubernetes/cpuPerSlot'"},
 	} {

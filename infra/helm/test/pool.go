@@ -8,20 +8,22 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// The labels of the Kubernetes worker pool's pods (KubernetesWorkers.NAME_LABEL, NAME and
-// SERVER_LABEL; pool_test.go checks them against the Java source).
+// The labels of the Kubernetes worker pool's pods (WorkerPods.NAME_LABEL, NAME, POOL_LABEL, JOB_LABEL
+// and ATTEMPT_LABEL; pool_test.go checks them against the Java source).
 const (
-	poolNameLabel   = "app.kubernetes.io/name"
-	poolName        = "tributary-worker"
-	poolServerLabel = "tributary.io/server"
-	// the server id's label value in PoolPods: each replica's pod name in a cluster
-	poolServerStandIn = "trib-tributary-server-0"
-	poolLabelsEnv     = "TRIBUTARY_WORKERS_KUBERNETES_LABELS"
+	poolNameLabel    = "app.kubernetes.io/name"
+	poolName         = "tributary-worker"
+	poolPoolLabel    = "tributary.io/pool"
+	poolJobLabel     = "tributary.io/job"
+	poolAttemptLabel = "tributary.io/attempt"
+	poolIDEnv        = "TRIBUTARY_WORKERS_KUBERNETES_POOL_ID"
+	poolLabelsEnv    = "TRIBUTARY_WORKERS_KUBERNETES_LABELS"
 )
 
-// PoolPods returns the labels of the worker pods the chart's server Deployments keep through the
-// Kubernetes API (server --workers kubernetes:N): the pool's own labels and those the server is
-// given in TRIBUTARY_WORKERS_KUBERNETES_LABELS (k=v,k2=v2), with a stand-in server id.
+// PoolPods returns the labels of the worker pods the chart's server Deployments create through the
+// Kubernetes API (server --workers kubernetes[:N]): the pool's own labels with its id from
+// TRIBUTARY_WORKERS_KUBERNETES_POOL_ID and a stand-in job and attempt, and those the server is given
+// in TRIBUTARY_WORKERS_KUBERNETES_LABELS (k=v,k2=v2).
 func (m *Manifests) PoolPods() []labels.Set {
 	var out []labels.Set
 	for _, d := range Of[*appsv1.Deployment](m) {
@@ -39,9 +41,13 @@ func (m *Manifests) PoolPods() []labels.Set {
 						}
 					}
 				}
+				if e.Name == poolIDEnv {
+					set[poolPoolLabel] = e.Value
+				}
 			}
 			set[poolNameLabel] = poolName
-			set[poolServerLabel] = poolServerStandIn
+			set[poolJobLabel] = "default--clicks"
+			set[poolAttemptLabel] = "7"
 			out = append(out, set)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-const kubernetesWorkers = "worker/kubernetes/src/main/java/io/tributary/worker/kubernetes/KubernetesWorkers.java"
+const workerPods = "worker/kubernetes/src/main/java/io/tributary/worker/kubernetes/WorkerPods.java"
 
 func pool(t *testing.T, args ...string) *Manifests {
 	return minimal(t, append([]string{"--set", "workerPool.kubernetes.enabled=true"}, args...)...)
@@ -24,18 +24,25 @@ func envName(key string) string {
 	return strings.NewReplacer(".", "_", "-", "_").Replace(strings.ToUpper(key))
 }
 
-func TestPoolLabelsAreThoseKubernetesWorkersGivesItsPods(t *testing.T) {
+func TestPoolLabelsAreThoseWorkerPodsGivesItsPods(t *testing.T) {
 	for name, want := range map[string]string{"NAME_LABEL": poolNameLabel, "NAME": poolName,
-		"SERVER_LABEL": poolServerLabel} {
-		got := javaStrings(t, kubernetesWorkers, regexp.MustCompile(`String `+name+` = "([^"]+)"`))
+		"POOL_LABEL": poolPoolLabel, "JOB_LABEL": poolJobLabel, "ATTEMPT_LABEL": poolAttemptLabel} {
+		got := javaStrings(t, workerPods, regexp.MustCompile(`String `+name+` = "([^"]+)"`))
 		if got[0] != want {
-			t.Errorf("KubernetesWorkers.%s is %q; the chart's checks assume %q", name, got[0], want)
+			t.Errorf("WorkerPods.%s is %q; the chart's checks assume %q", name, got[0], want)
 		}
 	}
 }
 
+func TestKubernetesPoolWithoutALimitOfPods(t *testing.T) {
+	sc := container(t, Named[*appsv1.Deployment](pool(t), prefix+"-server"))
+	if got := flag(t, sc.Args, "--workers"); got != "kubernetes" {
+		t.Errorf("server --workers %q, want kubernetes (maxPods 0: no limit)", got)
+	}
+}
+
 func TestKubernetesPoolRunsTheWorkersFromTheServer(t *testing.T) {
-	m := pool(t, "--set", "workerPool.kubernetes.pods=3", "--set", "workerPool.kubernetes.cpuPerSlot=250m",
+	m := pool(t, "--set", "workerPool.kubernetes.maxPods=3", "--set", "workerPool.kubernetes.cpuPerSlot=250m",
 		"--set", "workers.slots=2")
 	if Named[*appsv1.Deployment](m, prefix+"-worker") != nil {
 		t.Error("the worker Deployment is rendered although the server keeps the worker pods")
@@ -64,15 +71,14 @@ func TestKubernetesPoolRunsTheWorkersFromTheServer(t *testing.T) {
 	want := map[string]string{"IMAGE": sc.Image, "IMAGE_PULL_POLICY": "IfNotPresent",
 		"NAMESPACE": "$(POD_NAMESPACE)", "SERVICE_ACCOUNT": prefix + "-worker", "SECRET_NAME": "tributary-secrets",
 		"SECRET_KEY": "cluster-secret", "CPU_PER_SLOT": "250m", "MEMORY_PER_SLOT": "768Mi", "DATA_PORT": "7078",
-		"CONTROL_PLANE": "$(POD_IP)", "SERVER_ID": "$(POD_NAME)", "OWNER_POD": "$(POD_NAME)",
+		"CONTROL_PLANE": prefix + "-control:7077", "POOL_ID": prefix, "OWNER_DEPLOYMENT": prefix + "-server",
 		"LABELS": "app.kubernetes.io/instance=" + release + ",app.kubernetes.io/component=worker"}
 	for k, v := range want {
 		if e := env(sc, "TRIBUTARY_WORKERS_KUBERNETES_"+k); e == nil || e.Value != v {
 			t.Errorf("TRIBUTARY_WORKERS_KUBERNETES_%s = %+v, want %q", k, e, v)
 		}
 	}
-	for name, field := range map[string]string{"POD_IP": "status.podIP", "POD_NAME": "metadata.name",
-		"POD_NAMESPACE": "metadata.namespace"} {
+	for name, field := range map[string]string{"POD_IP": "status.podIP", "POD_NAMESPACE": "metadata.namespace"} {
 		if e := env(sc, name); e == nil || e.ValueFrom == nil || e.ValueFrom.FieldRef == nil ||
 			e.ValueFrom.FieldRef.FieldPath != field {
 			t.Errorf("server env %s = %+v, want the downward API's %s", name, e, field)

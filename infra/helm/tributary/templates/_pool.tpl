@@ -1,10 +1,12 @@
 {{/*
-The Kubernetes worker pool (workerPool.kubernetes.enabled): each server replica keeps its worker
-pods itself (server --workers kubernetes:N), instead of the worker Deployment.
+The Kubernetes worker pool (workerPool.kubernetes.enabled): the leading server replica creates worker
+pods for each job's attempt and deletes them when it ends (server --workers kubernetes[:N]), instead of
+the worker Deployment. The pods belong to the server Deployment, not to one replica, so the next leader
+takes their attempts over.
 */}}
 
 {{/* The labels NetworkPolicies select the pool's pods by: the name label the pool gives every worker
-pod (KubernetesWorkers.NAME_LABEL and NAME) and the release, one of the labels the chart asks for. */}}
+pod (WorkerPods.NAME_LABEL and NAME) and the release, one of the labels the chart asks for. */}}
 {{- define "tributary.poolSelectorLabels" -}}
 app.kubernetes.io/name: tributary-worker
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -28,7 +30,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "tributary.workersArgs" -}}
 - --workers
 {{- if .Values.workerPool.kubernetes.enabled }}
-- {{ printf "kubernetes:%d" (int .Values.workerPool.kubernetes.pods) | quote }}
+{{- with int .Values.workerPool.kubernetes.maxPods }}
+- {{ printf "kubernetes:%d" . | quote }}
+{{- else }}
+- kubernetes
+{{- end }}
 - --worker-slots
 - {{ .Values.workers.slots | quote }}
 {{- else }}
@@ -40,10 +46,6 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 (after POD_IP, which they refer to). */}}
 {{- define "tributary.poolEnv" -}}
 {{- $p := .Values.workerPool.kubernetes -}}
-- name: POD_NAME
-  valueFrom:
-    fieldRef:
-      fieldPath: metadata.name
 - name: POD_NAMESPACE
   valueFrom:
     fieldRef:
@@ -67,14 +69,15 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   value: {{ $p.memoryPerSlot | quote }}
 - name: TRIBUTARY_WORKERS_KUBERNETES_DATA_PORT
   value: {{ .Values.workers.dataPort | quote }}
-# the pods register at this replica's pod IP (and its worker port)
+# the pods register through the Service of every replica's worker port: after a leader change they
+# find the next leader, which takes their attempts over
 - name: TRIBUTARY_WORKERS_KUBERNETES_CONTROL_PLANE
-  value: $(POD_IP)
-# each replica keeps its own pods, named after it and deleted with its pod
-- name: TRIBUTARY_WORKERS_KUBERNETES_SERVER_ID
-  value: $(POD_NAME)
-- name: TRIBUTARY_WORKERS_KUBERNETES_OWNER_POD
-  value: $(POD_NAME)
+  value: {{ printf "%s-control:%d" (include "tributary.fullname" .) (int .Values.server.workerPort) | quote }}
+# the pool is the release's, the same on every replica; its pods belong to the server Deployment
+- name: TRIBUTARY_WORKERS_KUBERNETES_POOL_ID
+  value: {{ include "tributary.fullname" . | quote }}
+- name: TRIBUTARY_WORKERS_KUBERNETES_OWNER_DEPLOYMENT
+  value: {{ printf "%s-server" (include "tributary.fullname" .) | quote }}
 - name: TRIBUTARY_WORKERS_KUBERNETES_LABELS
   value: {{ include "tributary.poolLabels" . | quote }}
 - name: TRIBUTARY_WORKER_JAVA_OPTS

@@ -178,16 +178,16 @@ public final class EmbeddedServices {
             metadata.close();
           });
     }
-    RemoteWorkerPool pool;
+    RemoteWorkerPool pool = null;
     LocalProcessWorkers processes = null;
     io.tributary.worker.kubernetes.KubernetesWorkers pods = null;
     try {
       RemoteWorkerPool.Settings settings = RemoteWorkerPool.Settings.of(secret.value(), storage)
           .withPort(workers.bindHost(), workers.port()).withHeartbeatTimeout(workers.heartbeatTimeout())
           .withAccess(access).withMetricsInterval(workers.metricsInterval()).withAccepting(accepting);
-      // only external workers outlive the control plane: local processes end with it, and the pods of the
-      // Kubernetes pool belong to the server instance that made them
-      pool = new RemoteWorkerPool(workers.kind() == WorkersOption.Kind.EXTERNAL ? settings : settings.withoutReattach());
+      // local worker processes end with the control plane; external workers and the Kubernetes pool's pods
+      // (which belong to the control plane, every replica of it) outlive it, for the next one to take over
+      pool = new RemoteWorkerPool(workers.kind() == WorkersOption.Kind.LOCAL ? settings.withoutReattach() : settings);
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),
@@ -197,6 +197,9 @@ public final class EmbeddedServices {
         pods = KubernetesPool.start(pool, workers, stores);
       }
     } catch (RuntimeException e) {
+      if (pool != null) {
+        pool.close(); // its worker port
+      }
       state.close();
       objects.close();
       metadata.close();
@@ -207,12 +210,12 @@ public final class EmbeddedServices {
     RemoteWorkerPool remote = pool;
     return new ControlPlaneServices(metadata, objects, state.factories(), remote,
         new ConnectorSplitEnumerator(connectors), true, () -> {
+          if (startedPods != null) {
+            startedPods.close(); // first: the pool's closing loses its workers, which must not cost them their pods
+          }
           remote.close();
           if (started != null) {
             started.close();
-          }
-          if (startedPods != null) {
-            startedPods.close();
           }
           state.close();
           objects.close();

@@ -1,6 +1,7 @@
 package io.tributary.boot;
 
 import io.tributary.worker.kubernetes.KubernetesWorkers;
+import io.tributary.worker.kubernetes.WorkerPodSettings;
 import io.tributary.worker.remote.RemoteWorkerPool;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -10,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code server --workers kubernetes:N}: the {@link KubernetesWorkers} of a {@link RemoteWorkerPool},
- * from the {@code tributary.workers.kubernetes.*} keys of the server's configuration (file or
- * environment):
+ * {@code server --workers kubernetes[:N]}: the {@link KubernetesWorkers} of a {@link RemoteWorkerPool},
+ * worker pods per attempt of a job (at most N at once; of up to {@code --worker-slots} slots each), from
+ * the {@code tributary.workers.kubernetes.*} keys of the server's configuration (file or environment):
  * <ul>
  *   <li>{@code image} (required): the image whose entrypoint is the {@code tributary} CLI (the one
  *       {@code infra/image} builds); {@code image-pull-policy} (default: the cluster's);
@@ -20,25 +21,28 @@ import java.util.Map;
  *       the namespace's default);
  *   <li>{@code secret-name}, {@code secret-key} (default {@code tributary-secrets}, {@code
  *       cluster-secret}): the Secret the pods take {@code TRIBUTARY_CLUSTER_SECRET} from;
- *   <li>{@code cpu-per-slot}, {@code memory-per-slot} (default {@code 500m}, {@code 768Mi}): requests
- *       (and the memory limit) are these times {@code --worker-slots};
+ *   <li>{@code cpu-per-slot}, {@code memory-per-slot} (default {@code 500m}, {@code 768Mi}): a pod's
+ *       requests (and memory limit) are these times its slots;
  *   <li>{@code data-port} (default 7078);
- *   <li>{@code control-plane} ({@code host} or {@code host:port}; default this host's address and the
- *       worker port): where the pods register;
- *   <li>{@code server-id} (default this host's name, in a pod the pod's): the pool's
- *       {@code tributary.io/server} label; at start the pods under it that a previous instance left
- *       are deleted, so it must differ between replicas;
- *   <li>{@code owner-pod}: the pod (the server's own, by name) whose deletion deletes the workers';
+ *   <li>{@code control-plane} ({@code host}, {@code host:port}, or several {@code host:port}
+ *       comma-separated; default this host's address and the worker port): where the pods register;
+ *       with several replicas, one that reaches every replica (a Service), so that the next leader finds
+ *       them;
+ *   <li>{@code owner-deployment}: the Deployment (the server's, by name) that owns the pods, which the
+ *       cluster deletes with it (default: none);
+ *   <li>{@code pool-id} (default: the owner Deployment's name, else this host's name): the pods'
+ *       {@code tributary.io/pool} label, the same on every replica of one control plane;
  *   <li>{@code labels}: more pod labels, {@code k=v,k2=v2}.
  * </ul>
- * The workers' JVM options are {@code TRIBUTARY_WORKER_JAVA_OPTS} (default {@code
- * -XX:MaxRAMPercentage=70}, the heap following the memory limit); they get the S3 settings.
+ * The retired {@code server-id} and {@code owner-pod} are refused, naming what replaced them. The
+ * workers' JVM options are {@code TRIBUTARY_WORKER_JAVA_OPTS} (default {@code -XX:MaxRAMPercentage=70},
+ * the heap following the memory limit); they get the S3 settings.
  */
 final class KubernetesPool {
   private KubernetesPool() {}
 
   /**
-   * Starts the pool's pods.
+   * Starts watching the pool's pods, the pool's capacity from now on.
    *
    * @throws IllegalArgumentException naming the setting that is missing or wrong
    */
@@ -47,32 +51,49 @@ final class KubernetesPool {
   }
 
   /** The pods' settings for a pool on worker port {@code port}. */
-  static KubernetesWorkers.Settings settings(int port, WorkersOption workers, ServerConfiguration config,
+  static WorkerPodSettings settings(int port, WorkersOption workers, ServerConfiguration config,
       Map<String, String> env) {
     Map<String, String> c = config.workerPods();
+    refuseRetired(c);
     String image = c.get("image");
     if (image == null || image.isBlank()) {
       throw new IllegalArgumentException("--workers kubernetes needs the workers' image: set "
           + key("image") + " (" + ServerConfiguration.envName(key("image")) + ")");
     }
     String controlPlane = c.getOrDefault("control-plane", localAddress());
-    if (!controlPlane.contains(":")) {
+    if (!controlPlane.contains(":") && !controlPlane.contains(",")) {
       controlPlane = controlPlane + ":" + port;
     }
     String javaOptions = workers.javaOptions() != null ? workers.javaOptions()
-        : env.getOrDefault("TRIBUTARY_WORKER_JAVA_OPTS", KubernetesWorkers.Settings.DEFAULT_JAVA_OPTS);
+        : env.getOrDefault("TRIBUTARY_WORKER_JAVA_OPTS", WorkerPodSettings.DEFAULT_JAVA_OPTS);
+    String owner = c.get("owner-deployment");
     try {
-      return new KubernetesWorkers.Settings(c.get("namespace"), c.getOrDefault("server-id", serverId()),
+      return new WorkerPodSettings(c.get("namespace"), c.getOrDefault("pool-id", owner != null ? owner : hostId()),
           workers.count(), workers.slots(), image, c.get("image-pull-policy"), c.get("service-account"), controlPlane,
-          c.getOrDefault("secret-name", KubernetesWorkers.Settings.DEFAULT_SECRET_NAME),
-          c.getOrDefault("secret-key", KubernetesWorkers.Settings.DEFAULT_SECRET_KEY),
-          c.getOrDefault("cpu-per-slot", KubernetesWorkers.Settings.DEFAULT_CPU_PER_SLOT),
-          c.getOrDefault("memory-per-slot", KubernetesWorkers.Settings.DEFAULT_MEMORY_PER_SLOT),
-          Integer.parseInt(c.getOrDefault("data-port", String.valueOf(KubernetesWorkers.Settings.DEFAULT_DATA_PORT))),
-          javaOptions, config.s3(), labels(c.getOrDefault("labels", "")), c.get("owner-pod"), Duration.ofSeconds(5));
+          c.getOrDefault("secret-name", WorkerPodSettings.DEFAULT_SECRET_NAME),
+          c.getOrDefault("secret-key", WorkerPodSettings.DEFAULT_SECRET_KEY),
+          c.getOrDefault("cpu-per-slot", WorkerPodSettings.DEFAULT_CPU_PER_SLOT),
+          c.getOrDefault("memory-per-slot", WorkerPodSettings.DEFAULT_MEMORY_PER_SLOT),
+          Integer.parseInt(c.getOrDefault("data-port", String.valueOf(WorkerPodSettings.DEFAULT_DATA_PORT))),
+          javaOptions, config.s3(), labels(c.getOrDefault("labels", "")), owner, Duration.ofSeconds(5),
+          WorkerPodSettings.DEFAULT_LEFTOVER_GRACE);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--workers kubernetes (" + ServerConfiguration.WORKER_PODS + "*): "
           + e.getMessage(), e);
+    }
+  }
+
+  /** The keys of the pool that kept a count of pods per server instance. */
+  private static void refuseRetired(Map<String, String> c) {
+    if (c.containsKey("server-id")) {
+      throw new IllegalArgumentException(key("server-id") + " is no longer read: worker pods belong to the control "
+          + "plane, not to one server; set " + key("pool-id") + ", the same on every replica (default: the owner "
+          + "Deployment's name)");
+    }
+    if (c.containsKey("owner-pod")) {
+      throw new IllegalArgumentException(key("owner-pod") + " is no longer read: worker pods outlive a server pod, "
+          + "so that the next leader takes their jobs over; set " + key("owner-deployment") + " to the server's "
+          + "Deployment");
     }
   }
 
@@ -101,7 +122,7 @@ final class KubernetesPool {
   }
 
   /** This host's name as a label value. */
-  private static String serverId() {
+  private static String hostId() {
     String host;
     try {
       host = InetAddress.getLocalHost().getHostName();

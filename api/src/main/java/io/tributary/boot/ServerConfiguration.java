@@ -43,11 +43,12 @@ import java.util.Optional;
  *       (default {@code http://<host>:<port>});
  *   <li>{@code tributary.token-key}: the key token hashes are keyed with (base64, 32 bytes or more);
  *       required with a shared metadata store, so that every replica accepts the same tokens;
- *   <li>{@code tributary.workers.kubernetes.*}: the worker pods of {@code --workers kubernetes:N}
+ *   <li>{@code tributary.workers.kubernetes.*}: the worker pods of {@code --workers kubernetes}
  *       ({@link #workerPods}, read by {@code KubernetesPool}): {@code image} (required), {@code
  *       namespace}, {@code service-account}, {@code secret-name}, {@code secret-key}, {@code
  *       cpu-per-slot}, {@code memory-per-slot}, {@code data-port}, {@code control-plane}, {@code
- *       server-id}, {@code owner-pod}, {@code image-pull-policy}, {@code labels}.
+ *       pool-id}, {@code owner-deployment}, {@code image-pull-policy}, {@code labels} ({@code server-id}
+ *       and {@code owner-pod} are refused, naming what replaced them).
  * </ul>
  *
  * @param objectStore the object store's URL, or null for {@code <data-dir>/checkpoints}
@@ -71,8 +72,10 @@ public record ServerConfiguration(String objectStore, Map<String, String> s3, Op
       "tributary.workers.kubernetes.secret-name", "tributary.workers.kubernetes.secret-key",
       "tributary.workers.kubernetes.cpu-per-slot", "tributary.workers.kubernetes.memory-per-slot",
       "tributary.workers.kubernetes.data-port", "tributary.workers.kubernetes.control-plane",
-      "tributary.workers.kubernetes.server-id", "tributary.workers.kubernetes.owner-pod",
-      "tributary.workers.kubernetes.labels");
+      "tributary.workers.kubernetes.pool-id", "tributary.workers.kubernetes.owner-deployment",
+      "tributary.workers.kubernetes.labels",
+      // retired: read only so that KubernetesPool can say what took their place
+      "tributary.workers.kubernetes.server-id", "tributary.workers.kubernetes.owner-pod");
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 

@@ -10,14 +10,18 @@ import java.util.Locale;
  *   <li>{@code local:N}: N worker processes on this host, started and supervised by the server;
  *   <li>{@code external}: worker processes started by someone else ({@code tributary worker}), on this
  *       host or others, that register at the server's worker port;
- *   <li>{@code kubernetes:N} ({@code kubernetes}: one): N worker pods the server creates and
- *       supervises through the Kubernetes API ({@code KubernetesPool}, the pods' settings under {@code
- *       tributary.workers.kubernetes.*} of {@link ServerConfiguration}), registering at the worker port.
+ *   <li>{@code kubernetes[:N]}: worker pods the server creates through the Kubernetes API for each
+ *       attempt of a job as it starts, and deletes when the attempt ends ({@code KubernetesPool}, the
+ *       pods' settings under {@code tributary.workers.kubernetes.*} of {@link ServerConfiguration}),
+ *       registering at the worker port; at most N pods at once over all jobs ({@code kubernetes}: no
+ *       limit).
  * </ul>
  *
  * @param kind which of them
- * @param count for {@code local} and {@code kubernetes}: the number of worker processes (pods)
- * @param slots for {@code local} and {@code kubernetes}: the slots of each
+ * @param count for {@code local}: the number of worker processes; for {@code kubernetes}: the most worker
+ *     pods at once (0: no limit)
+ * @param slots for {@code local}: the slots of each process; for {@code kubernetes}: the most slots of a
+ *     pod (an attempt's slots are spread over as few pods as hold them)
  * @param bindHost the address the worker port listens on
  * @param port the worker port (0: any free one)
  * @param heartbeatTimeout a worker silent this long is lost
@@ -47,6 +51,9 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
     return new WorkersOption(kind, count, slots, bindHost, port, heartbeatTimeout, metricsInterval, o);
   }
 
+  /** The largest limit of worker pods {@code kubernetes:N} takes. */
+  public static final int MAX_PODS = 4096;
+
   /** The worker port external workers connect to unless told otherwise. */
   public static final int DEFAULT_PORT = 7077;
 
@@ -54,7 +61,7 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
       Duration.ofSeconds(5));
 
   /**
-   * Parses {@code in-process}, {@code local:N}, {@code external} or {@code kubernetes[:N]}.
+   * Parses {@code in-process}, {@code local:N}, {@code external}, {@code kubernetes} or {@code kubernetes:N}.
    *
    * @throws IllegalArgumentException with what to write instead
    */
@@ -84,12 +91,14 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
     if (t.equals("kubernetes") || t.startsWith("kubernetes:")) {
       int n;
       try {
-        n = t.equals("kubernetes") ? 1 : Integer.parseInt(t.substring("kubernetes:".length()));
+        n = t.equals("kubernetes") ? 0 : Integer.parseInt(t.substring("kubernetes:".length()));
       } catch (NumberFormatException e) {
         n = -1;
       }
-      if (n < 0 || n > 256) {
-        throw new IllegalArgumentException("--workers kubernetes:N needs N between 0 and 256, not '" + text + "'");
+      if (n < 0 || n > MAX_PODS || (n == 0 && !t.equals("kubernetes"))) {
+        throw new IllegalArgumentException("--workers kubernetes:N needs N, the most worker pods at once (each job's "
+            + "attempt gets pods of its own), between 1 and " + MAX_PODS + ", not '" + text + "'; --workers kubernetes "
+            + "sets no limit");
       }
       if (slots < 1) {
         throw new IllegalArgumentException("--worker-slots must be at least 1, not " + slots);
@@ -97,7 +106,7 @@ public record WorkersOption(Kind kind, int count, int slots, String bindHost, in
       return new WorkersOption(Kind.KUBERNETES, n, slots, bindHost, port != null ? port : DEFAULT_PORT,
           heartbeatTimeout);
     }
-    throw new IllegalArgumentException("--workers takes in-process, local:N, external or kubernetes:N, not '" + text
+    throw new IllegalArgumentException("--workers takes in-process, local:N, external or kubernetes[:N], not '" + text
         + "'");
   }
 }

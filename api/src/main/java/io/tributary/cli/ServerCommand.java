@@ -36,15 +36,17 @@ final class ServerCommand implements Callable<Integer> {
       + "(default: $TRIBUTARY_DATA_DIR, else ./data)")
   Path dataDir;
 
-  @Option(names = "--workers", paramLabel = "in-process|local:N|external|kubernetes:N", defaultValue = "in-process",
+  @Option(names = "--workers", paramLabel = "in-process|local:N|external|kubernetes[:N]", defaultValue = "in-process",
       description = {"Where jobs' tasks run: threads of this process (default), N worker processes this server",
           "starts and supervises on this host, worker processes started elsewhere (tributary worker) that",
-          "register at the worker port, or N worker pods this server creates and supervises through the Kubernetes",
-          "API (settings: tributary.workers.kubernetes.* in --config or the environment; see the README)"})
+          "register at the worker port, or worker pods this server creates for each job's attempt through the",
+          "Kubernetes API, at most N at once (settings: tributary.workers.kubernetes.* in --config or the",
+          "environment; see the README)"})
   String workers;
 
   @Option(names = "--worker-slots", paramLabel = "N",
-      description = "Slots (tasks at once) of each local worker process or worker pod (default: the number of cores)")
+      description = {"Slots (tasks at once) of each local worker process, or the most of a worker pod (default: the",
+          "number of cores)"})
   Integer workerSlots;
 
   @Option(names = "--worker-port", paramLabel = "PORT",
@@ -172,7 +174,8 @@ final class ServerCommand implements Callable<Integer> {
       case LOCAL -> w.count() + " local worker processes of " + w.slots() + " slots (logs in data/logs/workers)";
       case EXTERNAL -> "external; start them with: TRIBUTARY_CLUSTER_SECRET=... tributary worker --control-plane "
           + w.bindHost() + ":" + w.port();
-      case KUBERNETES -> w.count() + " worker pods of " + w.slots() + " slots, registering at port " + w.port()
+      case KUBERNETES -> "worker pods per job of up to " + w.slots() + " slots" + (w.count() > 0 ? ", at most "
+          + w.count() + " at once" : "") + ", registering at port " + w.port()
           + " (kubectl get pods -l app.kubernetes.io/name=tributary-worker)";
       default -> "in this process";
     };

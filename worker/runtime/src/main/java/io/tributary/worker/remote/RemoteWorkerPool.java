@@ -10,7 +10,6 @@ import io.tributary.checkpoint.TaskState;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
-import io.tributary.plan.StagePlan;
 import io.tributary.connectors.ConnectorPolicy;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
@@ -29,7 +28,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -69,6 +67,13 @@ import java.util.function.Consumer;
  * of it is back, and follows it with {@link #adopt}; a new attempt of the job ({@link #acquire}), or
  * nobody taking it over within the orphan grace, makes its workers release it. A worker may never
  * come back to an attempt this pool deployed: once lost, it is fenced from it for good.
+ *
+ * <p><b>Whose workers.</b> By default any attempt may use any registered worker ({@link
+ * Capacity#SHARED}: external workers, local worker processes). A {@link Capacity} given to {@link
+ * #useCapacity} makes workers for attempts instead and says which workers serve which attempt (the
+ * Kubernetes pool's pods per attempt): {@link #acquire} tells it what an attempt needs and waits for
+ * free slots on the workers that serve it; {@link #release} and {@link #detach} tell it the attempt
+ * is over or left running.
  */
 public final class RemoteWorkerPool implements WorkerPool {
   private static final System.Logger LOG = System.getLogger(RemoteWorkerPool.class.getName());
@@ -174,6 +179,7 @@ public final class RemoteWorkerPool implements WorkerPool {
   private final AtomicLong fencedReports = new AtomicLong();
   /** Attempts this pool {@linkplain #detach let go of}: their workers' reports are ignored, not fenced. */
   private final Set<AttemptId> letGo = ConcurrentHashMap.newKeySet();
+  private volatile Capacity capacity = Capacity.SHARED;
 
   public RemoteWorkerPool(Settings settings) {
     this.settings = settings;
@@ -204,6 +210,37 @@ public final class RemoteWorkerPool implements WorkerPool {
   /** The control port workers connect to. */
   public int port() {
     return server.getPort();
+  }
+
+  /**
+   * Takes attempts' workers from {@code c} from now on instead of {@link Capacity#SHARED} (the Kubernetes
+   * pool's pods per attempt). Once, before the first {@link #acquire}.
+   *
+   * @throws IllegalStateException if a capacity was set before
+   */
+  public synchronized void useCapacity(Capacity c) {
+    if (capacity != Capacity.SHARED) {
+      throw new IllegalStateException("the pool's capacity is set already: " + capacity);
+    }
+    capacity = java.util.Objects.requireNonNull(c, "capacity");
+  }
+
+  /** Where attempts' workers come from: {@link Capacity#SHARED} unless {@link #useCapacity} said otherwise. */
+  public Capacity capacity() {
+    return capacity;
+  }
+
+  /** Whether workers may join now: false while this control-plane replica does not lead. */
+  public boolean accepting() {
+    return settings.accepting().getAsBoolean();
+  }
+
+  /**
+   * The attempts the pool has slots for: acquired, deployed, taken over, or kept as orphans that
+   * workers still run for an earlier control plane (until they are released).
+   */
+  public Set<AttemptId> attempts() {
+    return Set.copyOf(routes.keySet());
   }
 
   /** Tells {@code listener} of every worker that joins or leaves. */
@@ -433,6 +470,13 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   // ---- WorkerPool
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Only workers the {@linkplain #useCapacity capacity} says {@linkplain Capacity#serves serve}
+   * the attempt count; it is told of the {@linkplain Capacity#demand demand} first, so that it can
+   * make the workers, and waits up to the capacity timeout for their slots.
+   */
   @Override
   public List<WorkerSlots> acquire(AttemptId attempt, int slots) {
     for (Route r : routes.values()) {
@@ -440,15 +484,15 @@ public final class RemoteWorkerPool implements WorkerPool {
         release(r.id()); // the job starts anew: whatever of it still runs must stop
       }
     }
+    Capacity c = capacity;
+    c.demand(attempt, slots);
     long deadline = System.nanoTime() + settings.capacityTimeout().toNanos();
+    List<WorkerSlots> out = new ArrayList<>();
     synchronized (this) {
-      while (totalFree() < slots) {
+      while (totalFree(attempt) < slots) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, "attempt " + attempt + " needs "
-              + slots + " slots, but the " + workers.size() + " workers of the pool have " + totalFree()
-              + " free (of " + workers.values().stream().mapToInt(WorkerSession::slots).sum() + ") after waiting "
-              + settings.capacityTimeout().toMillis() + " ms; add workers or slots"), null);
+          throw new WorkerException(new Failure(Failure.Domain.EXTERNAL, true, shortage(attempt, slots)), null);
         }
         try {
           wait(Math.max(1, left / 1_000_000));
@@ -457,26 +501,47 @@ public final class RemoteWorkerPool implements WorkerPool {
           throw new WorkerException(new Failure(Failure.Domain.INTERNAL, true, "interrupted"), e);
         }
       }
-      Map<String, Integer> reserved = new LinkedHashMap<>();
-      for (int i = 0; i < slots; i++) {
-        WorkerSession most = null;
-        for (WorkerSession w : workers.values()) {
-          int free = freeSlots(w) - reserved.getOrDefault(w.worker(), 0);
-          if (free > 0 && (most == null || free > freeSlots(most) - reserved.getOrDefault(most.worker(), 0))) {
-            most = w;
-          }
-        }
-        reserved.merge(most.worker(), 1, Integer::sum);
-      }
+      Map<String, Integer> reserved = reserve(attempt, slots);
       routes.put(attempt, new Route(attempt, reserved));
-      List<WorkerSlots> out = new ArrayList<>();
       reserved.forEach((w, n) -> out.add(new WorkerSlots(w, n)));
-      return out;
     }
+    c.granted(attempt);
+    return out;
   }
 
-  private int totalFree() {
-    return workers.values().stream().mapToInt(this::freeSlots).sum();
+  /** {@code slots} slots for {@code attempt}, one at a time on the serving worker with the most free. Holding this. */
+  private Map<String, Integer> reserve(AttemptId attempt, int slots) {
+    Map<String, Integer> reserved = new LinkedHashMap<>();
+    for (int i = 0; i < slots; i++) {
+      WorkerSession most = null;
+      for (WorkerSession w : serving(attempt)) {
+        int free = freeSlots(w) - reserved.getOrDefault(w.worker(), 0);
+        if (free > 0 && (most == null || free > freeSlots(most) - reserved.getOrDefault(most.worker(), 0))) {
+          most = w;
+        }
+      }
+      reserved.merge(most.worker(), 1, Integer::sum);
+    }
+    return reserved;
+  }
+
+  /** Why {@code attempt} did not get {@code slots} slots in time. Holding this. */
+  private String shortage(AttemptId attempt, int slots) {
+    List<WorkerSession> serving = serving(attempt);
+    String whose = capacity == Capacity.SHARED ? "workers of the pool" : "workers it may use";
+    return "attempt " + attempt + " needs " + slots + " slots, but the " + serving.size() + " " + whose + " have "
+        + totalFree(attempt) + " free (of " + serving.stream().mapToInt(WorkerSession::slots).sum() + ") after waiting "
+        + settings.capacityTimeout().toMillis() + " ms; " + capacity.shortage(attempt);
+  }
+
+  /** The registered workers that may take {@code attempt}'s tasks. Holding this. */
+  private List<WorkerSession> serving(AttemptId attempt) {
+    Capacity c = capacity;
+    return workers.values().stream().filter(w -> c.serves(attempt, w.worker())).toList();
+  }
+
+  private int totalFree(AttemptId attempt) {
+    return serving(attempt).stream().mapToInt(this::freeSlots).sum();
   }
 
   private int freeSlots(WorkerSession w) {
@@ -657,15 +722,22 @@ public final class RemoteWorkerPool implements WorkerPool {
     LOG.log(System.Logger.Level.INFO, "attempt {0} taken over: it runs on {1}", attempt, r.workersOf(stage -> true));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Without re-attach, or for an attempt not deployed (yet), this is {@link #release}: nothing of
+   * it runs on that the next control plane could follow.
+   */
   @Override
   public void detach(AttemptId attempt) {
-    if (!settings.reattach()) {
+    Route r = routes.get(attempt);
+    if (!settings.reattach() || r == null || r.deployment() == null) {
       release(attempt);
       return;
     }
     letGo.add(attempt);
-    Route r = routes.remove(attempt);
-    if (r != null) {
+    capacity.detached(attempt); // before the route goes: the attempt is always one or the other to it
+    if (routes.remove(attempt, r)) {
       r.release(); // its workers keep it running, for the next control plane
       synchronized (this) {
         notifyAll();
@@ -690,6 +762,7 @@ public final class RemoteWorkerPool implements WorkerPool {
   @Override
   public void release(AttemptId attempt) {
     Route r = routes.remove(attempt);
+    capacity.released(attempt); // also when acquire gave up before the attempt had a route
     if (r == null) {
       return;
     }
@@ -719,152 +792,6 @@ public final class RemoteWorkerPool implements WorkerPool {
       server.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /**
-   * One attempt's slots, deployment, and where its reports go; or an orphan: an attempt workers
-   * still run that no control plane follows (yet), whose slots are those of the workers that said so.
-   */
-  private static final class Route {
-    private final AttemptId id;
-    private final Map<String, Integer> reserved;
-    final long createdAtNanos = System.nanoTime();
-    // guarded by this
-    private AttemptDeployment deployment;
-    private WorkerReports reports;
-    private final Set<String> ended = new HashSet<>();
-    /** Workers lost while they ran a task of it: fenced from it for good. */
-    private final Set<String> lost = new HashSet<>();
-    private boolean released;
-    private boolean orphan;
-    /** For an orphan: the task ends and final states its workers told, until it is adopted. */
-    private final List<WorkerReport> kept = new ArrayList<>();
-    private long lastCheckpointId;
-
-    Route(AttemptId id, Map<String, Integer> reserved) {
-      this.id = id;
-      this.reserved = new ConcurrentHashMap<>(reserved);
-    }
-
-    /** An attempt an earlier control plane deployed; its workers claim it one by one. */
-    static Route orphan(AttemptDeployment d) {
-      Route r = new Route(d.attempt(), Map.of());
-      r.deployment = d;
-      r.orphan = true;
-      return r;
-    }
-
-    AttemptId id() {
-      return id;
-    }
-
-    int reserved(String worker) {
-      return reserved.getOrDefault(worker, 0);
-    }
-
-    synchronized boolean orphan() {
-      return orphan;
-    }
-
-    /** {@code worker} runs its tasks of this orphan: they take its slots. */
-    synchronized void claimedBy(String worker, long lastCheckpoint) {
-      reserved.put(worker, deployment.tasksOn(worker).size());
-      lastCheckpointId = Math.max(lastCheckpointId, lastCheckpoint);
-    }
-
-    synchronized long lastCheckpointId() {
-      return lastCheckpointId;
-    }
-
-    /** Whether every worker the attempt has tasks on claimed it and is registered. */
-    synchronized boolean complete(Set<String> registered) {
-      return deployment.tasks().stream().map(TaskDeployment::worker)
-          .allMatch(w -> reserved.containsKey(w) && registered.contains(w));
-    }
-
-    /** The orphan is followed from now on: what its workers told so far goes to {@code to} first. */
-    synchronized void adopt(WorkerReports to) {
-      orphan = false;
-      reports = to;
-      kept.forEach(to::report);
-      kept.clear();
-    }
-
-    synchronized void deployed(AttemptDeployment d, WorkerReports to) {
-      this.deployment = d;
-      this.reports = to;
-    }
-
-    synchronized AttemptDeployment deployment() {
-      return deployment;
-    }
-
-    synchronized boolean runsOn(String worker) {
-      if (deployment == null || lost.contains(worker) || (orphan && !reserved.containsKey(worker))) {
-        return false;
-      }
-      return deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker));
-    }
-
-    /** The workers running a subtask of a stage {@code which} accepts, in task order. */
-    synchronized Set<String> workersOf(java.util.function.Predicate<StagePlan> which) {
-      Set<String> out = new LinkedHashSet<>();
-      if (deployment == null) {
-        out.addAll(reserved.keySet());
-        return out;
-      }
-      for (TaskDeployment t : deployment.tasks()) {
-        if (which.test(deployment.plan().stage(t.stageId()))) {
-          out.add(t.worker());
-        }
-      }
-      return out;
-    }
-
-    synchronized void deliver(WorkerReport report) {
-      if (released || (reports == null && !orphan)) {
-        return;
-      }
-      if (report instanceof WorkerReport.TaskEnded e) {
-        if (!ended.add(e.taskId())) {
-          return; // already ended (the worker was lost and its end reported for it, or told again)
-        }
-      }
-      if (orphan) {
-        if (report instanceof WorkerReport.TaskEnded || report instanceof WorkerReport.FinalState) {
-          kept.add(report);
-        }
-        return;
-      }
-      reports.report(report);
-    }
-
-    /** Every task {@code worker} ran that has not ended ends FAILED with {@code failure}. */
-    synchronized void workerLost(String worker, Failure failure) {
-      if (released || deployment == null) {
-        return;
-      }
-      if (orphan) {
-        reserved.remove(worker); // it must claim the orphan again, if it comes back still running it
-        return;
-      }
-      if (deployment.tasks().stream().anyMatch(t -> t.worker().equals(worker))) {
-        lost.add(worker);
-      }
-      for (TaskDeployment t : deployment.tasks()) {
-        if (t.worker().equals(worker) && !ended.contains(t.taskId())) {
-          ended.add(t.taskId());
-          StagePlan stage = deployment.plan().stage(t.stageId());
-          String name = stage.name() + " (" + (t.subtask() + 1) + "/" + stage.parallelism() + ")";
-          reports.report(new WorkerReport.TaskEnded(id, t.taskId(), name, WorkerReport.TaskEnded.Outcome.FAILED,
-              failure.prefixed("task " + name + " failed: ")));
-        }
-      }
-    }
-
-    synchronized void release() {
-      released = true;
     }
   }
 }

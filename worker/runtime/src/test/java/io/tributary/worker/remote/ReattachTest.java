@@ -127,16 +127,21 @@ class ReattachTest {
 
   /** A datagen source chained to a blackhole sink, one subtask on {@code w1}. */
   private static AttemptDeployment deployment() {
+    return deployment(ATTEMPT, "w1");
+  }
+
+  /** A datagen source chained to a blackhole sink, one subtask of {@code attempt} on {@code worker}. */
+  static AttemptDeployment deployment(AttemptId attempt, String worker) {
     SourcePlan source = new SourcePlan("gen", "datagen", "json", null, 2000, null,
         Map.of("count", 10_000_000L, "keys", 10L));
-    ExecutionPlan plan = new ExecutionPlan(ATTEMPT.job(), 128, "heap", List.of(
+    ExecutionPlan plan = new ExecutionPlan(attempt.job(), 128, "heap", List.of(
         new StagePlan(0, "gen -> out", 1, List.of(source, new SinkPlan("out", "blackhole", "json", Map.of())),
             List.of(new io.tributary.plan.ChainLink("gen", null, "out")))),
         List.of());
     List<String> splits = ConnectorFactory.standard(ConnectorPolicy.unrestricted()).source(source).splits(1).stream()
         .map(s -> s.id()).toList();
-    return new AttemptDeployment(ATTEMPT, plan, new AttemptDeployment.CheckpointSettings(true), List.of(),
-        List.of(new TaskDeployment(0, 0, "w1", new KeyGroupRange(0, 127), splits, null)));
+    return new AttemptDeployment(attempt, plan, new AttemptDeployment.CheckpointSettings(true), List.of(),
+        List.of(new TaskDeployment(0, 0, worker, new KeyGroupRange(0, 127), splits, null)));
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
