@@ -284,10 +284,15 @@ class LeaderFailoverIT {
       assertThat(applied.statusCode()).as(applied.body()).isIn(200, 201);
       List<String> figures = new ArrayList<>();
       Random random = new Random();
+      String attempt = null;
       for (int k = 0; k < 3; k++) {
         Replica lead = awaitLeader();
         awaitCheckpointAfter(lead, Instant.now().minusSeconds(1), "the job runs and checkpoints under " + lead.name);
         LockSupport.parkNanos(Duration.ofMillis(200 + random.nextInt(1500)).toNanos()); // a random moment
+        String running = runningAttempt(lead);
+        assertThat(attempt == null || running.equals(attempt)).as("the attempt %s went on after the last kill, now %s",
+            attempt, running).isTrue();
+        attempt = running;
         Instant killed = Instant.now();
         lead.kill();
         Replica survivor = replicas.stream().filter(r -> r != lead).findFirst().orElseThrow();
@@ -297,7 +302,7 @@ class LeaderFailoverIT {
         List<String> since = eventsSince(survivor, "counts", killed);
         figures.addAll(since);
         assertThat(since).as("the new leader takes the running attempt over").anyMatch(e ->
-            e.contains("took over its running attempt (epoch 1)"));
+            e.contains("took over its running attempt (" + running + ")"));
         assertThat(since).as("nothing restarts").noneMatch(e -> e.contains("restoring") || e.contains("run started"));
         lead.start();
         await(lead.name + " serves again", Duration.ofSeconds(90), () -> lead.role() != null);
@@ -314,6 +319,19 @@ class LeaderFailoverIT {
     } finally {
       workers.forEach(Process::destroyForcibly);
     }
+  }
+
+  /** The attempt the job runs, as its latest start or take-over event names it: {@code epoch N}. */
+  private static String runningAttempt(Replica r) {
+    java.util.regex.Pattern epoch = java.util.regex.Pattern.compile("(run started|took over its running attempt) "
+        + "\\((epoch \\d+)\\)");
+    for (JsonNode e : r.get("/v1/projects/default/jobs/counts/events").path("items")) { // newest first
+      java.util.regex.Matcher m = epoch.matcher(e.path("message").asText());
+      if (m.find()) {
+        return m.group(2);
+      }
+    }
+    throw new AssertionError("no event of job counts names its attempt");
   }
 
   /**
