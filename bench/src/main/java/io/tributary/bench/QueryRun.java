@@ -17,10 +17,11 @@ import io.tributary.worker.pool.InProcessWorkerPool;
 import io.tributary.worker.state.StateBackends;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * One run of a {@link NexmarkQueries} query on Tributary in this process ({@link LocalRun}: a job
@@ -112,9 +113,30 @@ final class QueryRun {
     }
   }
 
+  /**
+   * Deletes {@code dir} and what it holds, skipping what disappears meanwhile (the checkpoint store
+   * may still be removing old checkpoints when a run ends).
+   */
   private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path d, IOException e) {
+          d.toFile().delete();
+          return FileVisitResult.CONTINUE;
+        }
+      });
     } catch (IOException e) {
       System.err.println("tributary: could not delete all of " + dir + ": " + e.getMessage());
     }
