@@ -46,7 +46,7 @@ final class NexmarkBench implements Callable<Integer> {
       generation.computeIfAbsent(NexmarkQueries.input(q), i -> GeneratedInput.cost(q, events));
       printQuery(q, figures.get(q), generation.get(NexmarkQueries.input(q)));
     }
-    generation.forEach((input, cost) -> System.out.printf("%-13s %,12.0f %8.2f %8.2f %9.2f %11s %,12d   generating the %s alone%n",
+    generation.forEach((input, cost) -> System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11s %,12d   generating the %s alone%n",
         "gen " + input.name().toLowerCase(), cost.records() / cost.wallSeconds(), cost.wallSeconds(),
         cost.cpuSeconds(), cost.cpuPerMillion(), "", cost.records(), input.name().toLowerCase()));
     for (String q : queries) {
@@ -84,24 +84,24 @@ final class NexmarkBench implements Callable<Integer> {
         operators, sink. CPU = process CPU seconds of this JVM meanwhile (every thread, GC and JIT included);
         CPU-s/M = CPU seconds per million input records; net = CPU-s/M less that of generating the same records
         alone (the "gen" lines: the source connector outside a job, one split).""");
-    System.out.printf("%-13s %12s %8s %8s %9s %11s %12s%n",
+    System.out.printf("%-18s %12s %8s %8s %9s %11s %12s%n",
         "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "results");
   }
 
   private void printQuery(String q, QueryRun.Figures f, GeneratedInput.Cost gen) {
     double perMillion = f.cpuSeconds() * 1e6 / events;
-    System.out.printf("%-13s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d%n", q, events / f.wallSeconds(),
+    System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d%n", q, events / f.wallSeconds(),
         f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(), f.results());
   }
 
   /** The plain loop over the same records, generated beforehand, and the query's cost against it. */
   private void compareWithLoop(String q, QueryRun.Figures f, GeneratedInput.Cost gen) {
     PlainLoop.Result loop = PlainLoop.keyedTumbling(GeneratedInput.columns(q, events));
-    System.out.printf("%-13s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d   plain Java loop, the same work on the same records"
+    System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d   plain Java loop, the same work on the same records"
             + " generated beforehand (not timed)%n", "loop " + q, loop.eventsPerSecond(), loop.seconds(),
         loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), loop.windowResults());
     double net = f.cpuSeconds() * 1e6 / events - gen.cpuPerMillion();
-    System.out.printf("ratio %-7s tributary net CPU-s/M / loop CPU-s/M = %.1f; events/s: tributary (generating) %,.0f,"
+    System.out.printf("ratio %-12s tributary net CPU-s/M / loop CPU-s/M = %.1f; events/s: tributary (generating) %,.0f,"
         + " loop (not generating) %,.0f%n", q, net / loop.cpuPerMillion(), events / f.wallSeconds(), loop.eventsPerSecond());
     if (loop.windowResults() != f.results()) {
       System.out.printf("warning: %s: the loop made %,d results, the query %,d%n", q, loop.windowResults(), f.results());
