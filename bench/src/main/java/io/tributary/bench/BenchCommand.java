@@ -12,7 +12,12 @@ import picocli.CommandLine.Command;
         AutoscaleBench.class})
 public final class BenchCommand implements Runnable {
   static {
-    // connector clients (Kafka) log at INFO by default: keep the terminal for figures
+    quietLogging();
+  }
+
+  /** Keeps the terminal for figures: warnings and errors only. */
+  static void quietLogging() {
+    // connector clients (Kafka) log at INFO by default
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }

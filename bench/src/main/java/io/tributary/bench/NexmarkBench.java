@@ -1,14 +1,5 @@
 package io.tributary.bench;
 
-import io.tributary.worker.state.StateBackends;
-import com.sun.management.OperatingSystemMXBean;
-import io.tributary.plan.ExecutionPlan;
-import io.tributary.protocol.WorkerReport;
-import io.tributary.scheduler.master.JobMaster;
-import io.tributary.scheduler.planner.Planner;
-import io.tributary.scheduler.spec.JobSpecs;
-import io.tributary.boot.LocalRun;
-import io.tributary.worker.pool.InProcessWorkerPool;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,17 +9,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tributary bench nexmark}: runs Nexmark queries over a bounded stream of generated bids and
- * prints events per second and CPU seconds, next to a plain single-threaded loop that computes a
- * keyed tumbling-window count over the same bids.
+ * {@code tributary bench nexmark}: runs queries over a bounded stream of generated records and
+ * prints, per query, events per second, wall and CPU seconds and CPU seconds per million events;
+ * then what generating the same records alone costs (every query line includes it), and a plain
+ * single-threaded loop that does the window queries' work on records generated beforehand.
  */
-@Command(name = "nexmark", description = "Nexmark queries: events per second and CPU seconds.")
+@Command(name = "nexmark", description = "Nexmark queries and keyed-window: events per second, CPU seconds per million events.")
 final class NexmarkBench implements Callable<Integer> {
-  @Option(names = {"-q", "--query"}, split = ",", defaultValue = "q0,q1,q2,q5,q7,q11,count",
+  private static final List<String> WINDOW_QUERIES = List.of("count", "keyed-window");
+
+  @Option(names = {"-q", "--query"}, split = ",", defaultValue = "q0,q1,q2,q5,q7,q11,count,keyed-window",
       description = "queries, comma separated (default ${DEFAULT-VALUE})")
   List<String> queries;
 
-  @Option(names = {"-n", "--events"}, defaultValue = "5000000", description = "bids per run (default ${DEFAULT-VALUE})")
+  @Option(names = {"-n", "--events"}, defaultValue = "5000000", description = "input records per run (default ${DEFAULT-VALUE})")
   long events;
 
   @Option(names = {"-p", "--parallelism"}, defaultValue = "1", description = "job parallelism (default ${DEFAULT-VALUE})")
@@ -37,70 +31,80 @@ final class NexmarkBench implements Callable<Integer> {
   @Option(names = "--state", defaultValue = "forst", description = "state backend (default ${DEFAULT-VALUE})")
   String stateBackend;
 
-  @Option(names = "--warmup", defaultValue = "1000000", description = "bids in an unmeasured first run (default ${DEFAULT-VALUE})")
+  @Option(names = "--warmup", defaultValue = "1000000", description = "records in an unmeasured first run (default ${DEFAULT-VALUE})")
   long warmup;
 
   @Override
   public Integer call() throws Exception {
-    Map<String, Figures> figures = new LinkedHashMap<>();
-    if (warmup > 0) {
-      for (String q : queries) {
-        run(q, Math.min(warmup, events));
-      }
-      PlainLoop.keyedTumblingCount(Math.min(warmup, events), 0);
-    }
-    System.out.printf("nexmark: %,d bids per run, parallelism %d, %s state, %d cores%n",
-        events, parallelism, stateBackend, Runtime.getRuntime().availableProcessors());
+    queries.forEach(NexmarkQueries::input); // unknown names fail before anything runs
+    warmUp();
+    printHeader();
+    Map<String, QueryRun.Figures> figures = new LinkedHashMap<>();
+    Map<NexmarkQueries.Input, GeneratedInput.Cost> generation = new LinkedHashMap<>();
     for (String q : queries) {
-      Figures f = run(q, events);
-      String line = String.format("%-6s %,14.0f events/s   %7.2f s wall   %7.2f s CPU   %,d results",
-          q, events / f.wallSeconds, f.wallSeconds, f.cpuSeconds, f.results);
-      System.out.println(line);
-      figures.put(q, f);
+      figures.put(q, QueryRun.run(settings(q, events)));
+      generation.computeIfAbsent(NexmarkQueries.input(q), i -> GeneratedInput.cost(q, events));
+      printQuery(q, figures.get(q), generation.get(NexmarkQueries.input(q)));
     }
-    PlainLoop.Result loop = PlainLoop.keyedTumblingCount(events, 0);
-    System.out.printf("loop   %,14.0f events/s   %7.2f s wall   (plain Java loop: keyed 10 s tumbling count, %,d results)%n",
-        loop.eventsPerSecond(), loop.seconds(), loop.windowResults());
-    Figures c = figures.get("count");
-    if (c != null) {
-      double ratio = (events / c.wallSeconds) / loop.eventsPerSecond();
-      System.out.printf("ratio  count / loop = %.1f%% (tributary %,.0f events/s vs loop %,.0f events/s)%n",
-          ratio * 100, events / c.wallSeconds, loop.eventsPerSecond());
+    generation.forEach((input, cost) -> System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11s %,12d   generating the %s alone%n",
+        "gen " + input.name().toLowerCase(), cost.records() / cost.wallSeconds(), cost.wallSeconds(),
+        cost.cpuSeconds(), cost.cpuPerMillion(), "", cost.records(), input.name().toLowerCase()));
+    for (String q : queries) {
+      if (WINDOW_QUERIES.contains(q)) {
+        compareWithLoop(q, figures.get(q), generation.get(NexmarkQueries.input(q)));
+      }
     }
     return 0;
   }
 
-  private record Figures(double wallSeconds, double cpuSeconds, long results) {}
+  private QueryRun.Settings settings(String query, long n) {
+    return new QueryRun.Settings(query, n, parallelism, stateBackend, 0);
+  }
 
-  /** The records the sinks wrote, from the workers' final metrics of each task. */
-  private static final class ResultCounter implements JobMaster.Events {
-    private final Map<String, Long> bySinkTask = new java.util.concurrent.ConcurrentHashMap<>();
-
-    @Override
-    public void observed(WorkerReport report) {
-      if (report instanceof WorkerReport.Metrics m) {
-        m.tasks().forEach(t -> bySinkTask.put(t.taskId(), t.recordsOut()));
-      }
+  private void warmUp() throws InterruptedException {
+    if (warmup <= 0) {
+      return;
     }
-
-    long recordsOut() {
-      return bySinkTask.values().stream().mapToLong(Long::longValue).sum();
+    long n = Math.min(warmup, events);
+    for (String q : queries) {
+      QueryRun.run(settings(q, n));
+      GeneratedInput.cost(q, n);
+      if (WINDOW_QUERIES.contains(q)) {
+        PlainLoop.keyedTumbling(GeneratedInput.columns(q, n));
+      }
     }
   }
 
-  private Figures run(String query, long n) throws InterruptedException {
-    ExecutionPlan plan = Planner.plan(JobSpecs.parse(NexmarkQueries.spec(query, n, parallelism, stateBackend)));
-    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    long cpu0 = os.getProcessCpuTime();
-    long t0 = System.nanoTime();
-    ResultCounter results = new ResultCounter();
-    try (StateBackends state = new StateBackends();
-        LocalRun run = LocalRun.create(JobMaster.Settings.withoutCheckpoints(plan),
-            InProcessWorkerPool.Options.of(state.factories()), null, results)) {
-      run.run();
+  private void printHeader() {
+    System.out.printf("nexmark: %,d records per run, parallelism %d, %s state, %d cores, load average %.2f%n",
+        events, parallelism, stateBackend, Runtime.getRuntime().availableProcessors(),
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    System.out.println("""
+        A query line is the whole job from its start to its end: its source generating the records, exchanges,
+        operators, sink. CPU = process CPU seconds of this JVM meanwhile (every thread, GC and JIT included);
+        CPU-s/M = CPU seconds per million input records; net = CPU-s/M less that of generating the same records
+        alone (the "gen" lines: the source connector outside a job, one split).""");
+    System.out.printf("%-18s %12s %8s %8s %9s %11s %12s%n",
+        "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "results");
+  }
+
+  private void printQuery(String q, QueryRun.Figures f, GeneratedInput.Cost gen) {
+    double perMillion = f.cpuSeconds() * 1e6 / events;
+    System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d%n", q, events / f.wallSeconds(),
+        f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(), f.results());
+  }
+
+  /** The plain loop over the same records, generated beforehand, and the query's cost against it. */
+  private void compareWithLoop(String q, QueryRun.Figures f, GeneratedInput.Cost gen) {
+    PlainLoop.Result loop = PlainLoop.keyedTumbling(GeneratedInput.columns(q, events));
+    System.out.printf("%-18s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d   plain Java loop, the same work on the same records"
+            + " generated beforehand (not timed)%n", "loop " + q, loop.eventsPerSecond(), loop.seconds(),
+        loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), loop.windowResults());
+    double net = f.cpuSeconds() * 1e6 / events - gen.cpuPerMillion();
+    System.out.printf("ratio %-12s tributary net CPU-s/M / loop CPU-s/M = %.1f; events/s: tributary (generating) %,.0f,"
+        + " loop (not generating) %,.0f%n", q, net / loop.cpuPerMillion(), events / f.wallSeconds(), loop.eventsPerSecond());
+    if (loop.windowResults() != f.results()) {
+      System.out.printf("warning: %s: the loop made %,d results, the query %,d%n", q, loop.windowResults(), f.results());
     }
-    long t1 = System.nanoTime();
-    long cpu1 = os.getProcessCpuTime();
-    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results.recordsOut());
   }
 }

@@ -5,59 +5,112 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The Nexmark queries as Tributary job specs over a bounded stream of bids, each ending in a
- * blackhole sink. Where a query needs a join we do not have yet, the spec computes the aggregate
- * part and says so.
+ * The queries of {@code bench nexmark} as Tributary job specs over a bounded stream, each ending in
+ * a blackhole sink: the Nexmark queries over generated bids, and {@code keyed-window}, a keyed
+ * window over the {@code datagen} source with few records per key and window. Where a query needs
+ * a join we do not have yet, the spec computes the aggregate part and says so.
  */
 final class NexmarkQueries {
-  private static final Map<String, String> QUERIES = new TreeMap<>();
+  /** Where a query's records come from. */
+  enum Input {
+    /** Nexmark bids ({@code nexmark} source, kind bid, default seed and rate), event time {@code dateTime}. */
+    BIDS("bids: {type: nexmark, kind: bid, events: %d, eventTime: {field: dateTime, maxOutOfOrderness: 0s}}"),
+    /**
+     * {@code datagen} records {@code {id, key, value, ts}}: {@value #KEYS} keys, one record a
+     * millisecond of event time, default seed, event time {@code ts}.
+     */
+    RECORDS("records: {type: datagen, count: %d, keys: " + Input.KEYS
+        + ", interval: 1ms, eventTime: {field: ts, maxOutOfOrderness: 0s}}");
+
+    /** The keys of the {@code datagen} input. */
+    static final int KEYS = 10_000;
+
+    private final String source;
+
+    Input(String source) {
+      this.source = source;
+    }
+
+    /** The spec's source of {@code events} records. */
+    String source(long events) {
+      return String.format(source, events);
+    }
+  }
+
+  private record Query(Input input, String body) {}
+
+  private static final Map<String, Query> QUERIES = new TreeMap<>();
 
   static {
-    QUERIES.put("q0", """
+    QUERIES.put("q0", bids("""
         # q0: pass-through
         operators: []
         sinks: {out: {input: bids, type: blackhole}}
-        """);
-    QUERIES.put("q1", """
+        """));
+    QUERIES.put("q1", bids("""
         # q1: currency conversion
         operators:
           - {id: q1, input: bids, select: {auction: auction, bidder: bidder, price: "price * 0.908", dateTime: dateTime}}
         sinks: {out: {input: q1, type: blackhole}}
-        """);
-    QUERIES.put("q2", """
+        """));
+    QUERIES.put("q2", bids("""
         # q2: selection
         operators:
           - {id: q2, input: bids, filter: "auction % 123 = 0", select: {auction: auction, price: price}}
         sinks: {out: {input: q2, type: blackhole}}
-        """);
-    QUERIES.put("q5", """
+        """));
+    QUERIES.put("q5", bids("""
         # q5: hot items: bids per auction in sliding 10 s / 2 s windows, then the largest count per window
         operators:
           - {id: counts, input: bids, keyBy: [auction], window: {type: sliding, size: 10s, slide: 2s}, aggregate: {num: "count(*)"}}
           - {id: hottest, input: counts, window: {type: tumbling, size: 2s}, aggregate: {max_num: "max(num)"}}
         sinks: {out: {input: hottest, type: blackhole}}
-        """);
-    QUERIES.put("q7", """
+        """));
+    QUERIES.put("q7", bids("""
         # q7: highest bid per 10 s tumbling window (the aggregate; the join back to the bid is not run)
         operators:
           - {id: highest, input: bids, window: {type: tumbling, size: 10s}, aggregate: {max_price: "max(price)"}}
         sinks: {out: {input: highest, type: blackhole}}
-        """);
-    QUERIES.put("q11", """
+        """));
+    QUERIES.put("q11", bids("""
         # q11: user sessions: bids per bidder in session windows with a 10 s gap
         operators:
           - {id: sessions, input: bids, keyBy: [bidder], window: {type: session, gap: 10s}, aggregate: {bid_count: "count(*)"}}
         sinks: {out: {input: sessions, type: blackhole}}
-        """);
-    QUERIES.put("count", """
+        """));
+    QUERIES.put("count", bids("""
         # count: bids per auction in 10 s tumbling windows (the keyed window count compared with a plain loop)
         operators:
           - {id: counts, input: bids, keyBy: [auction], window: {type: tumbling, size: 10s}, aggregate: {num: "count(*)"}}
         sinks: {out: {input: counts, type: blackhole}}
-        """);
+        """));
+    QUERIES.put("keyed-window", new Query(Input.RECORDS, """
+        # keyed-window: per key of 10,000, 10 s tumbling count(*) and sum(value), one record a millisecond:
+        # about 1.6 records per key and window, so the cost is windows, timers and firing, not aggregation
+        operators:
+          - {id: windows, input: records, keyBy: [key], window: {type: tumbling, size: 10s}, aggregate: {n: "count(*)", total: "sum(value)"}}
+        sinks: {out: {input: windows, type: blackhole}}
+        """));
   }
 
   private NexmarkQueries() {}
+
+  private static Query bids(String body) {
+    return new Query(Input.BIDS, body);
+  }
+
+  /** The input of query {@code name}. */
+  static Input input(String name) {
+    return query(name).input();
+  }
+
+  private static Query query(String name) {
+    Query q = QUERIES.get(name);
+    if (q == null) {
+      throw new IllegalArgumentException("unknown query '" + name + "'; known: " + QUERIES.keySet());
+    }
+    return q;
+  }
 
   static Iterable<String> names() {
     return QUERIES.keySet();
@@ -90,18 +143,14 @@ final class NexmarkQueries {
         + "sinks: {out: {input: pairs, type: blackhole}}\n";
   }
 
-  /** The whole spec of query {@code name} over {@code events} bids. */
+  /** The whole spec of query {@code name} over {@code events} input records. */
   static String spec(String name, long events, int parallelism, String stateBackend) {
-    String body = QUERIES.get(name);
-    if (body == null) {
-      throw new IllegalArgumentException("unknown query '" + name + "'; known: " + QUERIES.keySet());
-    }
-    return "name: nexmark-" + name + "\n"
+    Query q = query(name);
+    return "name: " + (q.input() == Input.BIDS ? "nexmark-" : "") + name + "\n"
         + "parallelism: " + parallelism + "\n"
         + "state: {backend: " + stateBackend + "}\n"
         + "sources:\n"
-        + "  bids: {type: nexmark, kind: bid, events: " + events
-        + ", eventTime: {field: dateTime, maxOutOfOrderness: 0s}}\n"
-        + body;
+        + "  " + q.input().source(events) + "\n"
+        + q.body();
   }
 }
