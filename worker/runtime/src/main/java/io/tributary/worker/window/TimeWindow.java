@@ -21,6 +21,19 @@ public record TimeWindow(long start, long end) {
     return start <= other.end && end >= other.start;
   }
 
+  // equals and hashCode written out: a record's generated ones go through method handles that the
+  // JIT does not always inline, and windows are hash keys on every record's path
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TimeWindow w && w.start == start && w.end == end;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Long.hashCode(start) + Long.hashCode(end);
+  }
+
   @Override
   public String toString() {
     return "[" + start + ", " + end + ")";
