@@ -1,0 +1,183 @@
+package io.tributary.scheduler.spec.sql;
+
+import static io.tributary.scheduler.spec.sql.SqlTexts.job;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.tributary.scheduler.spec.InvalidSpecException;
+import io.tributary.scheduler.spec.SpecError;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every error of a SQL job is one line with the line and column of what is wrong. */
+class SqlErrorsTest {
+  /** The line where {@link SqlTexts#job}'s statements start. */
+  private static final int FIRST = 7;
+
+  private static List<SpecError> errors(String sql) {
+    InvalidSpecException e = catchThrowableOfType(InvalidSpecException.class, () -> SqlJobs.compile(sql, "q"));
+    assertThat(e).as("compiling should fail").isNotNull();
+    assertThat(e.errors()).allSatisfy(err -> {
+      assertThat(err.positioned()).isTrue();
+      assertThat(err.message()).doesNotContain("\n").doesNotContain("Exception");
+    });
+    return e.errors();
+  }
+
+  private static SpecError only(String sql) {
+    List<SpecError> errors = errors(sql);
+    assertThat(errors).hasSize(1);
+    return errors.get(0);
+  }
+
+  @Test
+  void aSyntaxErrorNamesTheTokenAndWhere() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT auction,\nFROM bid;"));
+
+    assertThat(e.line()).isEqualTo(FIRST + 1);
+    assertThat(e.column()).isEqualTo(1);
+    assertThat(e.message()).startsWith("syntax error at 'FROM'");
+  }
+
+  @Test
+  void anUnknownColumnIsCalcitesErrorAtTheColumn() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT prise FROM bid;"));
+
+    assertThat(e.line()).isEqualTo(FIRST);
+    assertThat(e.column()).isEqualTo(28);
+    assertThat(e.message()).isEqualTo("Column 'prise' not found in any table");
+  }
+
+  @Test
+  void aTypeMismatchNamesBothTypes() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT channel FROM bid;"));
+
+    assertThat(e.line()).isEqualTo(FIRST);
+    assertThat(e.message()).contains("BIGINT").contains("VARCHAR");
+  }
+
+  @Test
+  void aComparisonOfAStringWithANumberIsATypeMismatch() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid WHERE channel > 3;"));
+
+    assertThat(e.column()).isEqualTo(51);
+    assertThat(e.message()).isEqualTo("cannot compare VARCHAR with INTEGER ('>'); CAST one of them");
+  }
+
+  @Test
+  void anUnsupportedConstructPointsAtIt() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid\nORDER BY auction;"));
+
+    assertThat(e.line()).isEqualTo(FIRST + 1);
+    assertThat(e.column()).isEqualTo(10);
+    assertThat(e.message()).contains("ORDER BY");
+  }
+
+  @Test
+  void anUnboundedGroupByIsNotSupportedYet() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT COUNT(*) FROM bid GROUP BY auction;"));
+
+    assertThat(e.message()).contains("GROUP BY");
+  }
+
+  @Test
+  void aWindowsDescriptorMustNameTheEventTimeColumn() {
+    SpecError e = only(job("a BIGINT", """
+        CREATE VIEW shifted AS SELECT auction, dateTime + INTERVAL '1' SECOND AS t FROM bid;
+        INSERT INTO results SELECT COUNT(*)
+        FROM TABLE(TUMBLE(TABLE shifted, DESCRIPTOR(t), INTERVAL '1' SECOND))
+        GROUP BY window_start, window_end;"""));
+
+    assertThat(e.line()).isEqualTo(FIRST + 2);
+    assertThat(e.column()).isEqualTo(34);
+    assertThat(e.message()).contains("DESCRIPTOR must name the event-time column");
+  }
+
+  @Test
+  void anOptionOfTheWrongTypeIsReportedAtTheOption() {
+    SpecError e = only("""
+        CREATE TABLE bid (auction BIGINT)
+          WITH ('connector' = 'nexmark',
+                'events' = 'many');
+        CREATE TABLE results (a BIGINT) WITH ('connector' = 'blackhole');
+        INSERT INTO results SELECT auction FROM bid;
+        """);
+
+    assertThat(e.line()).isEqualTo(3);
+    assertThat(e.column()).isEqualTo(9);
+    assertThat(e.message()).isEqualTo("table 'bid', option 'events': must be an integer, found a string");
+  }
+
+  @Test
+  void anUnknownOptionSuggestsTheKnownOne() {
+    SpecError e = only("""
+        CREATE TABLE bid (auction BIGINT) WITH ('connector' = 'nexmark', 'evnts' = '10');
+        CREATE TABLE results (a BIGINT) WITH ('connector' = 'blackhole');
+        INSERT INTO results SELECT auction FROM bid;
+        """);
+
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.message()).contains("unknown option 'evnts'").contains("did you mean 'events'?");
+  }
+
+  @Test
+  void aMissingRequiredOptionIsReportedAtTheTable() {
+    SpecError e = only("""
+        CREATE TABLE clicks (id BIGINT) WITH ('connector' = 'file');
+        CREATE TABLE results (a BIGINT) WITH ('connector' = 'blackhole');
+        INSERT INTO results SELECT id FROM clicks;
+        """);
+
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(14);
+    assertThat(e.message()).isEqualTo("table 'clicks', 'path': is required for this type");
+  }
+
+  @Test
+  void aWatermarkNeedsATimestampColumn() {
+    SpecError e = only("""
+        CREATE TABLE bid (auction BIGINT, ts BIGINT, WATERMARK FOR ts AS ts)
+          WITH ('connector' = 'nexmark');
+        CREATE TABLE results (a BIGINT) WITH ('connector' = 'blackhole');
+        INSERT INTO results SELECT auction FROM bid;
+        """);
+
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(60);
+    assertThat(e.message()).contains("must be declared TIMESTAMP(3)");
+  }
+
+  @Test
+  void everyStatementsErrorsAreReportedAtOnce() {
+    List<SpecError> errors = errors(job("a BIGINT", """
+        INSERT INTO results SELECT prise FROM bid;
+        INSERT INTO nowhere SELECT auction FROM bid;"""));
+
+    assertThat(errors).extracting(SpecError::line).containsExactly(FIRST, FIRST + 1);
+    assertThat(errors.get(1).message()).isEqualTo("table 'nowhere' is not declared");
+  }
+
+  @Test
+  void aJobWithoutAnInsertWritesNothing() {
+    SpecError e = only(SqlTexts.BIDS);
+
+    assertThat(e.message()).contains("INSERT INTO");
+  }
+
+  @Test
+  void aQueryAloneHasNowhereToGo() {
+    SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid;\nSELECT auction FROM bid;"));
+
+    assertThat(e.line()).isEqualTo(FIRST + 1);
+    assertThat(e.message()).contains("INSERT INTO a table");
+  }
+
+  @Test
+  void withoutADefaultTheJobMustBeNamed() {
+    InvalidSpecException e = catchThrowableOfType(InvalidSpecException.class,
+        () -> SqlJobs.compile(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid;"), null));
+
+    assertThat(e.errors()).extracting(SpecError::message).containsExactly("the job needs a name: SET 'name' = "
+        + "'my-job';");
+  }
+}
