@@ -19,6 +19,9 @@ final class CliErrors {
     if (e instanceof InvalidSpecException ise) {
       return ise.getMessage();
     }
+    if (e instanceof Jobs.InvalidSqlFileException sql) {
+      return sql.getMessage();
+    }
     if (e instanceof NoSuchFileException nsf) {
       return "no such file: " + nsf.getFile();
     }

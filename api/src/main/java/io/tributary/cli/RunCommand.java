@@ -14,7 +14,6 @@ import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.observe.JobMetricsTracker;
 import io.tributary.scheduler.spec.CheckpointSpec;
 import io.tributary.scheduler.spec.JobSpec;
-import io.tributary.scheduler.spec.JobSpecs;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +36,7 @@ import picocli.CommandLine.Parameters;
 final class RunCommand implements Callable<Integer> {
   static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
 
-  @Parameters(index = "0", paramLabel = "SPEC", description = "job spec file (YAML or JSON)")
+  @Parameters(index = "0", paramLabel = "SPEC", description = "job spec file (YAML or JSON), or a SQL job (*.sql)")
   Path spec;
 
   @Option(names = {"-p", "--parallelism"}, description = "override the spec's parallelism")
@@ -79,7 +78,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JobSpec jobSpec = JobSpecs.load(spec);
+    JobSpec jobSpec = Jobs.load(spec);
     ExecutionPlan plan = Jobs.plan(jobSpec, parallelism);
     PrintStream err = System.err;
     RestorePolicy restorePolicy = RestorePolicy.parse(restore);

@@ -25,7 +25,8 @@ final class ValidateCommand implements Callable<Integer> {
   @Spec
   CommandSpec command;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "job spec file (YAML or JSON)")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC",
+      description = "job spec file (YAML or JSON), or a SQL job (*.sql)")
   Path spec;
 
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "job spec file, as SPEC ('-' reads stdin with a server)")

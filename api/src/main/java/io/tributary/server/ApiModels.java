@@ -70,6 +70,9 @@ final class ApiModels {
     if (v.parallelism() > 0) {
       job.parallelism(v.parallelism());
     }
+    if (v.sql() != null) {
+      job.sql(v.sql());
+    }
     if (!v.stageParallelism().isEmpty()) {
       job.stageParallelism(v.stageParallelism());
     }

@@ -37,12 +37,14 @@ class JobsController extends AbstractJobsController {
     access.require(project, Role.EDITOR);
     HttpRequest<?> request = ServerRequestContext.currentRequest().orElse(null);
     Long expected = ETags.expected(ifMatch, ifNoneMatch);
-    String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
+    String sql = JobTexts.sql(body.getSpec() == null ? null : body.getSpec().tree(), body.getSql());
+    String spec = sql != null ? null : JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     DesiredState desired = body.getDesiredState() == null ? null : DesiredState.valueOf(body.getDesiredState().getValue());
     return Blocking.call(() -> {
       RestorePolicy restore = body.getRestorePolicy() == null ? null
           : restores.resolve(project, name, body.getRestorePolicy(), true);
-      JobManager.ApplyResult result = jobs.apply(project, name, spec, expected, desired);
+      JobManager.ApplyResult result = sql != null ? jobs.applySql(project, name, sql, expected, desired)
+          : jobs.apply(project, name, spec, expected, desired);
       JobView view = result.job();
       if (result.outcome() == JobManager.ApplyOutcome.CREATED) {
         if (request != null) {

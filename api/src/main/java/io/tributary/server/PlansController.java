@@ -9,7 +9,10 @@ import io.tributary.scheduler.lifecycle.JobManager;
 import io.tributary.scheduler.lifecycle.TokenStore.Role;
 import reactor.core.publisher.Mono;
 
-/** The dry run: a spec's execution plan, or every validation error, and what applying it would do. */
+/**
+ * The dry run: a spec's (or a SQL job's) execution plan, or every validation error, and what
+ * applying it would do.
+ */
 @Controller
 class PlansController extends AbstractPlansController {
   private final JobManager jobs;
@@ -22,10 +25,11 @@ class PlansController extends AbstractPlansController {
   @Override
   public Mono<ExecutionPlan> planJob(String project, PlanRequest body) {
     access.require(project, Role.VIEWER);
-    String spec = JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
+    String sql = JobTexts.sql(body.getSpec() == null ? null : body.getSpec().tree(), body.getSql());
+    String spec = sql != null ? null : JsonTrees.toJson(body.getSpec() == null ? null : body.getSpec().tree());
     return Blocking.call(() -> {
-      io.tributary.scheduler.spec.JobSpec parsed = io.tributary.scheduler.spec.JobSpecs.parse(spec);
-      JobManager.PlanPreview preview = jobs.plan(project, spec);
+      JobManager.PlanPreview preview = sql != null ? jobs.planSql(project, sql, body.getName())
+          : jobs.plan(project, spec);
       PlanChange.ActionEnum action;
       switch (preview.change()) {
         case CREATED:
@@ -37,7 +41,8 @@ class PlansController extends AbstractPlansController {
         default:
           action = PlanChange.ActionEnum.UPDATE;
       }
-      return ApiModels.plan(preview.plan()).jobName(parsed.name()).change(new PlanChange(action).description(preview.description()));
+      return ApiModels.plan(preview.plan()).jobName(preview.name())
+          .change(new PlanChange(action).description(preview.description()));
     });
   }
 }

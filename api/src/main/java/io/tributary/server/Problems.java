@@ -76,7 +76,7 @@ final class Problems {
   private static String kind(int status, List<FieldError> errors) {
     switch (status) {
       case 400:
-        return errors != null && errors.stream().anyMatch(e -> e.getPointer().startsWith("/spec"))
+        return errors != null && errors.stream().anyMatch(Problems::aboutTheJob)
             ? "invalid-spec" : errors != null && !errors.isEmpty() ? "invalid-request" : "malformed-request";
       case 401:
         return "unauthorized";
@@ -102,7 +102,7 @@ final class Problems {
   }
 
   private static String title(int status, List<FieldError> errors) {
-    if (status == 400 && errors != null && errors.stream().anyMatch(e -> e.getPointer().startsWith("/spec"))) {
+    if (status == 400 && errors != null && errors.stream().anyMatch(Problems::aboutTheJob)) {
       return "Invalid job spec";
     }
     if (status == 400 && errors != null && !errors.isEmpty()) {
@@ -154,14 +154,32 @@ final class Problems {
     return response(request, status, e.getMessage(), ErrorDomain.fromValue(e.domain().name()), e.retryable(), errors);
   }
 
+  /** Whether an error is about the job's spec or SQL text (an invalid spec) rather than the request. */
+  private static boolean aboutTheJob(FieldError e) {
+    return e.getPointer().startsWith("/spec") || e.getPointer().startsWith("/sql");
+  }
+
+  /**
+   * The problem of an invalid spec: one error per field, its pointer under {@code pointerPrefix};
+   * an error in SQL text points at {@code /sql} with its line and column.
+   */
   static MutableHttpResponse<Problem> of(HttpRequest<?> request, InvalidSpecException e, String pointerPrefix) {
     List<FieldError> errors = new ArrayList<>();
     for (SpecError err : e.errors()) {
-      errors.add(new FieldError(pointerPrefix + err.pointer(), err.message()));
+      if (err.positioned()) {
+        errors.add(new FieldError("/sql", err.message()).line(err.line()).column(err.column()));
+      } else {
+        errors.add(new FieldError(pointerPrefix + err.pointer(), err.message()));
+      }
     }
-    String detail = errors.size() == 1 ? errors.get(0).getPointer() + ": " + errors.get(0).getMessage()
-        : "the spec has " + errors.size() + " errors";
+    String detail = errors.size() == 1 ? where(errors.get(0)) + ": " + errors.get(0).getMessage()
+        : "the " + (errors.get(0).getLine() != null ? "SQL job" : "spec") + " has " + errors.size() + " errors";
     return user(request, 400, detail, errors);
+  }
+
+  private static String where(FieldError e) {
+    return e.getLine() == null ? e.getPointer()
+        : e.getPointer() + " (line " + e.getLine() + ", column " + e.getColumn() + ")";
   }
 
   /** Renders the framework's own errors (unknown route, bad JSON, oversized body...) as problems. */

@@ -9,7 +9,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tributary apply -f job.yaml}: creates the job or brings it to the spec (PUT, idempotent).
+ * {@code tributary apply -f job.yaml} (or {@code job.sql}): creates the job or brings it to the spec
+ * (PUT, idempotent).
  * With {@code --wait} it returns once the job runs (or, bounded, has finished); a job that fails
  * to start or takes longer than {@code --timeout} exits 1 with one line saying why.
  */
@@ -17,7 +18,7 @@ import picocli.CommandLine.Option;
     description = "Create or update a job on the server from a spec file (idempotent).")
 public final class ApplyCommand extends ClientCommand {
   @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE",
-      description = "job spec, YAML or JSON ('-' reads stdin)")
+      description = "job spec, YAML or JSON, or a SQL job (*.sql) ('-' reads stdin)")
   String file;
 
   @Mixin
@@ -25,9 +26,19 @@ public final class ApplyCommand extends ClientCommand {
 
   @Override
   int run(ServerConnection server, Output out) throws ApiException {
-    RawJobSpec spec = SpecFile.read(file);
-    ApiResponse<Job> applied = server.jobs.applyJobWithHttpInfo(
-        server.project(), spec.getName(), new JobApply().spec(spec), null, null);
+    ApiResponse<Job> applied;
+    if (JobFiles.isSql(file)) {
+      String sql = JobFiles.read(file);
+      String name = JobFiles.sqlName(sql, file);
+      if (name == null) {
+        throw new CliFailure(ExitCodes.INVALID, file + " has no name: SET 'name' = 'my-job';");
+      }
+      applied = server.jobs.applyJobWithHttpInfo(server.project(), name, new JobApply().sql(sql), null, null);
+    } else {
+      RawJobSpec spec = SpecFile.read(file);
+      applied = server.jobs.applyJobWithHttpInfo(
+          server.project(), spec.getName(), new JobApply().spec(spec), null, null);
+    }
     Job job = applied.getData();
     String what = applied.getStatusCode() == 201 ? "created" : "applied";
     if (!waiting.await) {
@@ -43,6 +54,6 @@ public final class ApplyCommand extends ClientCommand {
 
   @Override
   String pointerPrefix() {
-    return "/spec";
+    return JobFiles.isSql(file) ? "/sql" : "/spec";
   }
 }

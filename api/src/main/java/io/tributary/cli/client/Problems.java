@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 /**
  * Turns a failed call into one line for the user and an exit code ({@link ExitCodes}). The server
  * answers errors with {@code application/problem+json}; its {@code detail} is the line, followed
- * by every field error as {@code pointer: message} when it lists them.
+ * by every field error as {@code pointer: message} when it lists them; errors in a SQL job's text
+ * are each {@code line L, column C: message}.
  */
 final class Problems {
   private static final ObjectMapper JSON = ApiClient.createDefaultObjectMapper();
@@ -41,8 +42,13 @@ final class Problems {
     if (detail == null) {
       detail = "the server answered HTTP " + e.getCode();
     }
-    StringBuilder line = new StringBuilder(detail);
     List<FieldError> errors = problem == null ? null : problem.getErrors();
+    if (errors != null && !errors.isEmpty() && errors.stream().allMatch(f -> f.getLine() != null)) {
+      return new CliFailure(ExitCodes.forStatus(e.getCode()), oneLine(errors.stream()
+          .map(f -> "line " + f.getLine() + ", column " + f.getColumn() + ": " + f.getMessage())
+          .collect(Collectors.joining("; "))));
+    }
+    StringBuilder line = new StringBuilder(detail);
     if (errors != null && !errors.isEmpty()) {
       line.append(": ").append(errors.stream()
           .map(f -> pointer(f.getPointer(), pointerPrefix) + ": " + f.getMessage())

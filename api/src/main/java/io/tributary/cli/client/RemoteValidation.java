@@ -27,21 +27,34 @@ public final class RemoteValidation {
     ServerConnection server = null;
     try {
       server = options.connect();
-      RawJobSpec spec = SpecFile.read(file);
-      if (parallelism != null) {
-        ObjectNode doc = spec.document().deepCopy();
-        doc.put("parallelism", parallelism);
-        spec = new RawJobSpec(doc);
-      }
-      ExecutionPlan plan = server.plans.planJob(server.project(), new PlanRequest().spec(spec));
+      ExecutionPlan plan = server.plans.planJob(server.project(), request(file, parallelism));
       Output out = new Output(options.output());
       out.print(plan, () -> System.out.print(describe(plan)));
       return ExitCodes.OK;
     } catch (ApiException e) {
-      return ClientCommand.fail(server.failure(e, "/spec"));
+      return ClientCommand.fail(server.failure(e, JobFiles.isSql(file) ? "/sql" : "/spec"));
     } catch (CliFailure f) {
       return ClientCommand.fail(f);
     }
+  }
+
+  /** The dry run of {@code file}: its spec, or its SQL (whose own SETs stand; -p is refused). */
+  private static PlanRequest request(String file, Integer parallelism) {
+    if (JobFiles.isSql(file)) {
+      if (parallelism != null) {
+        throw new CliFailure(ExitCodes.INVALID, "-p does not apply to a SQL job on a server: SET 'parallelism' "
+            + "in it");
+      }
+      String sql = JobFiles.read(file);
+      return new PlanRequest().sql(sql).name(JobFiles.defaultName(file));
+    }
+    RawJobSpec spec = SpecFile.read(file);
+    if (parallelism != null) {
+      ObjectNode doc = spec.document().deepCopy();
+      doc.put("parallelism", parallelism);
+      spec = new RawJobSpec(doc);
+    }
+    return new PlanRequest().spec(spec);
   }
 
   static String describe(ExecutionPlan plan) {

@@ -6,11 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 
 /**
  * A job spec file, YAML or JSON ({@code -} reads stdin), as the JSON tree the API takes as
@@ -25,17 +20,7 @@ final class SpecFile {
 
   /** The spec in {@code file}; a file that cannot be read or parsed fails with exit code 2. */
   static RawJobSpec read(String file) {
-    String text;
-    try {
-      text = "-".equals(file)
-          ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-          : Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new CliFailure(ExitCodes.INVALID, "no such file: " + file);
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new CliFailure(ExitCodes.INVALID, "cannot read " + file + ": " + e.getMessage());
-    }
-    return parse(text, "-".equals(file) ? "stdin" : file);
+    return parse(JobFiles.read(file), "-".equals(file) ? "stdin" : file);
   }
 
   static RawJobSpec parse(String text, String source) {

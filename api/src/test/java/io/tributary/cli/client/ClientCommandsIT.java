@@ -166,6 +166,39 @@ class ClientCommandsIT {
   }
 
   @Test
+  void aSqlJobIsAppliedAndValidatedFromItsFileNamedByItOrByItsText() throws Exception {
+    Path sql = tmp.resolve("sql_trickle.sql");
+    Files.writeString(sql, """
+        SET 'checkpoints.interval' = '300ms';
+        SET 'state.backend' = 'heap';
+        CREATE TABLE gen (`key` BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts)
+          WITH ('connector' = 'datagen', 'keys' = '20', 'maxRecordsPerSecond' = '200');
+        CREATE TABLE sink (`key` BIGINT, n BIGINT) WITH ('connector' = 'blackhole');
+        INSERT INTO sink SELECT `key`, COUNT(*) FROM TABLE(TUMBLE(TABLE gen, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+        GROUP BY `key`, window_start, window_end;
+        """);
+    Run planned = cli("validate", "-f", sql.toString());
+    assertThat(planned.code).as(planned.err).isZero();
+    assertThat(planned.out).startsWith("job sql-trickle:").contains("change: create").contains("hash by [key]");
+
+    Run applied = cli("apply", "-f", sql.toString(), "--wait", "--timeout", "60s");
+    assertThat(applied.code).as(applied.err).isZero();
+    assertThat(applied.out).isEqualTo("job sql-trickle created (version 1) and running at parallelism 1\n");
+    assertThat(JSON.readTree(ok(cli("get", "sql-trickle", "-o", "json"))).path("sql").asText())
+        .isEqualTo(Files.readString(sql));
+    assertThat(ok(cli("delete", "sql-trickle"))).isEqualTo("job sql-trickle deleted\n");
+
+    Files.writeString(sql, "SET 'name' = 'renamed';\n" + Files.readString(sql).replace("COUNT(*)", "COUNT(keys)"));
+    for (String command : List.of("apply", "validate")) {
+      Run bad = cli(command, "-f", sql.toString());
+      assertThat(bad.code).as(bad.err).isEqualTo(2);
+      assertOneErrorLine(bad);
+      assertThat(bad.err).contains("line 7, column 38: Column 'keys' not found in any table");
+    }
+    assertThat(cli("get", "renamed").code).as("nothing was applied").isEqualTo(3);
+  }
+
+  @Test
   void validateOnTheServerPrintsThePlanAndWhatApplyingWouldDo() throws Exception {
     Run r = cli("validate", "-f", trickle("planned", "").toString(), "-p", "2");
     assertThat(r.code).as(r.err).isZero();

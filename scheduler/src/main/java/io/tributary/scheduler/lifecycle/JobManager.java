@@ -12,6 +12,8 @@ import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.scheduler.spec.ParallelismSpec;
 import io.tributary.scheduler.spec.SpecError;
+import io.tributary.scheduler.spec.sql.SqlJob;
+import io.tributary.scheduler.spec.sql.SqlJobs;
 import io.tributary.protocol.Failure;
 import io.tributary.scheduler.observe.ControlMetrics;
 import io.tributary.scheduler.observe.JobMetricsTracker;
@@ -450,13 +452,57 @@ public final class JobManager implements AutoCloseable {
    * An existing job keeps its desired state: change it with {@link #stop} or {@link #resume}.
    */
   public ApplyResult apply(String project, String name, String specText, Long ifMatch, DesiredState initial) {
+    return apply(project, name, specText, ifMatch, initial, null);
+  }
+
+  /**
+   * Applies the SQL job {@code sql} as job {@code name}, like {@link #apply(String, String, String,
+   * Long, DesiredState)} with the spec it compiles to ({@link SqlJobs}); the record keeps the text.
+   * A text that compiles to the applied spec changes nothing.
+   *
+   * @throws InvalidSpecException with every error at its line and column of {@code sql}
+   */
+  public ApplyResult applySql(String project, String name, String sql, Long ifMatch, DesiredState initial) {
+    SqlJob job = compileSql(sql, name);
+    try {
+      return apply(project, name, job.specJson(), ifMatch, initial, sql);
+    } catch (InvalidSpecException e) {
+      throw job.locate(e);
+    }
+  }
+
+  /**
+   * A dry run of {@link #applySql}.
+   *
+   * @param name the job's name unless {@code sql} sets one; null: it must
+   */
+  public PlanPreview planSql(String project, String sql, String name) {
+    projects.checkExists(project);
+    SqlJob job = compileSql(sql, name);
+    try {
+      return plan(project, job.specJson());
+    } catch (InvalidSpecException e) {
+      throw job.locate(e);
+    }
+  }
+
+  private static SqlJob compileSql(String sql, String name) {
+    if (sql != null && sql.getBytes(StandardCharsets.UTF_8).length > MAX_SPEC_BYTES) {
+      throw new InvalidSpecException(List.of(SpecError.at(1, 1, "the SQL text is larger than " + MAX_SPEC_BYTES
+          + " bytes")));
+    }
+    return SqlJobs.compile(sql, name);
+  }
+
+  private ApplyResult apply(String project, String name, String specText, Long ifMatch, DesiredState initial,
+      String sql) {
     JobNames.checkJob(name);
     projects.checkExists(project);
     JobSpec spec = parse(name, specText);
     quotas.spec(spec);
     String fingerprint = SpecFingerprint.of(spec);
     if (!leadership.leading()) {
-      return applyAsFollower(project, name, specText, spec, fingerprint, ifMatch, initial);
+      return applyAsFollower(project, name, specText, spec, fingerprint, ifMatch, initial, sql);
     }
     return withJob(project, name, true, job -> {
       Optional<JobRecord> current = ctx.jobs.get(project, name);
@@ -467,7 +513,7 @@ public final class JobManager implements AutoCloseable {
         if (initial != DesiredState.STOPPED) {
           quotas.parallelism(project, name, spec.parallelism().initial(), "/spec/parallelism");
         }
-        JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
+        JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now(), sql);
         boolean stopped = initial == DesiredState.STOPPED;
         if (stopped) {
           fresh = fresh.withDesired(DesiredState.STOPPED, fresh.restore(), fresh.createdAt());
@@ -491,7 +537,7 @@ public final class JobManager implements AutoCloseable {
         quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
             stages), "/spec/parallelism");
       }
-      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now()), ifMatch);
+      JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now(), sql), ifMatch);
       ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
           "spec generation " + record.generation() + " applied (" + fingerprint + ")");
       actions.specChanged(job, record, spec);
@@ -505,7 +551,7 @@ public final class JobManager implements AutoCloseable {
    * reconcile loop carries it out (it starts a new job, rolls a changed spec out) once it leads.
    */
   private ApplyResult applyAsFollower(String project, String name, String specText, JobSpec spec, String fingerprint,
-      Long ifMatch, DesiredState initial) {
+      Long ifMatch, DesiredState initial, String sql) {
     String internal = JobNames.internal(project, name);
     Optional<JobRecord> current = ctx.jobs.get(project, name);
     JobStore.checkIfMatch("job '" + name + "'", ifMatch, current);
@@ -517,7 +563,7 @@ public final class JobManager implements AutoCloseable {
       if (!stopped) {
         quotas.parallelism(project, name, spec.parallelism().initial(), "/spec/parallelism");
       }
-      JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now());
+      JobRecord fresh = JobRecord.create(project, name, specText, fingerprint, ctx.now(), sql);
       if (stopped) {
         fresh = fresh.withDesired(DesiredState.STOPPED, fresh.restore(), fresh.createdAt());
       }
@@ -537,14 +583,27 @@ public final class JobManager implements AutoCloseable {
       quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
           stages), "/spec/parallelism");
     }
-    JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now()), ifMatch);
+    JobRecord record = save(old.withSpec(specText, fingerprint, parallelism, stages, ctx.now(), sql), ifMatch);
     ctx.events.append(project, name, JobEvent.Type.SPEC_CHANGED, null, null,
         "spec generation " + record.generation() + " applied (" + fingerprint + ")" + by);
     return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, null));
   }
 
-  /** What {@link #plan} found: the execution plan, and what applying the spec would do. */
-  public record PlanPreview(io.tributary.plan.ExecutionPlan plan, ApplyOutcome change, String description) {}
+  /**
+   * What {@link #plan} found.
+   *
+   * @param name the job's name, as the spec (or the SQL job) gives it
+   */
+  public record PlanPreview(io.tributary.plan.ExecutionPlan plan, ApplyOutcome change, String description,
+      String name) {
+    PlanPreview(io.tributary.plan.ExecutionPlan plan, ApplyOutcome change, String description) {
+      this(plan, change, description, null);
+    }
+
+    PlanPreview named(String jobName) {
+      return new PlanPreview(plan, change, description, jobName);
+    }
+  }
 
   /**
    * A dry run of {@link #apply}: the execution plan of {@code specText} (at the job's current
@@ -562,12 +621,13 @@ public final class JobManager implements AutoCloseable {
     String internal = JobNames.internal(project, spec.name());
     if (current.isEmpty()) {
       return new PlanPreview(ctx.plan(spec, null, project, internal), ApplyOutcome.CREATED,
-          "job '" + spec.name() + "' does not exist; applying creates and starts it");
+          "job '" + spec.name() + "' does not exist; applying creates and starts it").named(spec.name());
     }
     JobRecord old = current.get();
     if (old.fingerprint().equals(SpecFingerprint.of(spec))) {
       return new PlanPreview(ctx.plan(spec, old), ApplyOutcome.UNCHANGED,
-          "the spec is already applied (generation " + old.generation() + "); applying changes nothing");
+          "the spec is already applied (generation " + old.generation() + "); applying changes nothing")
+          .named(spec.name());
     }
     ManagedJob job = jobs.get(internal);
     Integer parallelism = job == null ? null : keptParallelism(old, job, spec);
@@ -575,7 +635,7 @@ public final class JobManager implements AutoCloseable {
     boolean running = job != null && job.state() == ObservedState.RUNNING;
     return new PlanPreview(ctx.plan(spec, parallelism, stages, project, internal), ApplyOutcome.UPDATED,
         running ? "the job is running: applying rolls the change out by savepoint and redeploy"
-            : "applying stores the spec; the job runs it when it next starts");
+            : "applying stores the spec; the job runs it when it next starts").named(spec.name());
   }
 
   /** The job {@code name}: spec, desired and observed state, parallelism, last checkpoint, failure. */

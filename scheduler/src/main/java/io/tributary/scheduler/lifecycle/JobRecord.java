@@ -24,10 +24,12 @@ import java.util.TreeMap;
  *     the job's parallelism
  * @param generation 1 for the first spec, one more for every changed spec
  * @param version the store's version of the record, 0 before it is stored
+ * @param sql for a job applied as SQL, its text as applied with the spec it compiled to, {@code
+ *     spec} (the compiled spec, as JSON); null for a job applied as a spec
  */
 public record JobRecord(String project, String name, String spec, String fingerprint, DesiredState desired,
     RestorePolicy restore, Integer parallelism, Map<String, Integer> stageParallelism, long generation,
-    Instant createdAt, Instant updatedAt, long version) {
+    Instant createdAt, Instant updatedAt, long version, String sql) {
   public JobRecord {
     stageParallelism = stageParallelism == null ? Map.of() : Map.copyOf(new TreeMap<>(stageParallelism));
     Objects.requireNonNull(spec, "spec");
@@ -38,8 +40,14 @@ public record JobRecord(String project, String name, String spec, String fingerp
 
   /** A record for a new job: to run, without state, at the spec's parallelism. */
   public static JobRecord create(String project, String name, String spec, String fingerprint, Instant now) {
+    return create(project, name, spec, fingerprint, now, null);
+  }
+
+  /** A record for a new job, applied as {@code sql} (null: as a spec) that compiled to {@code spec}. */
+  public static JobRecord create(String project, String name, String spec, String fingerprint, Instant now,
+      String sql) {
     return new JobRecord(project, name, spec, fingerprint, DesiredState.RUNNING, RestorePolicy.NONE, null, Map.of(), 1,
-        now, now, 0);
+        now, now, 0, sql);
   }
 
   /** The name the job runs under, unique across projects ({@link JobNames#internal}). */
@@ -49,13 +57,19 @@ public record JobRecord(String project, String name, String spec, String fingerp
 
   public JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism,
       Map<String, Integer> newStageParallelism, Instant now) {
+    return withSpec(newSpec, newFingerprint, newParallelism, newStageParallelism, now, null);
+  }
+
+  /** This job with a changed spec, applied as {@code newSql} (null: as a spec). */
+  public JobRecord withSpec(String newSpec, String newFingerprint, Integer newParallelism,
+      Map<String, Integer> newStageParallelism, Instant now, String newSql) {
     return new JobRecord(project, name, newSpec, newFingerprint, desired, restore, newParallelism,
-        newStageParallelism, generation + 1, createdAt, now, version);
+        newStageParallelism, generation + 1, createdAt, now, version, newSql);
   }
 
   public JobRecord withDesired(DesiredState newDesired, RestorePolicy newRestore, Instant now) {
     return new JobRecord(project, name, spec, fingerprint, newDesired, newRestore, parallelism, stageParallelism,
-        generation, createdAt, now, version);
+        generation, createdAt, now, version, sql);
   }
 
   /** Every stage at {@code newParallelism} (null: the spec's initial one). */
@@ -66,11 +80,11 @@ public record JobRecord(String project, String name, String spec, String fingerp
   /** The job at {@code newParallelism}, the stages named in {@code newStageParallelism} at theirs. */
   public JobRecord withParallelism(Integer newParallelism, Map<String, Integer> newStageParallelism, Instant now) {
     return new JobRecord(project, name, spec, fingerprint, desired, restore, newParallelism, newStageParallelism,
-        generation, createdAt, now, version);
+        generation, createdAt, now, version, sql);
   }
 
   JobRecord withVersion(long newVersion) {
     return new JobRecord(project, name, spec, fingerprint, desired, restore, parallelism, stageParallelism,
-        generation, createdAt, updatedAt, newVersion);
+        generation, createdAt, updatedAt, newVersion, sql);
   }
 }

@@ -118,6 +118,9 @@ public final class JobStore {
     if (r.parallelism() != null) {
       n.put("parallelism", r.parallelism());
     }
+    if (r.sql() != null) {
+      n.put("sql", r.sql());
+    }
     if (!r.stageParallelism().isEmpty()) {
       ObjectNode stages = n.putObject("stageParallelism");
       r.stageParallelism().forEach(stages::put);
@@ -134,7 +137,7 @@ public final class JobStore {
     return new JobRecord(n.path("project").asText(), n.path("name").asText(), n.path("spec").asText(),
         n.path("fingerprint").asText(), DesiredState.valueOf(n.path("desired").asText()), restore, parallelism, stages,
         n.path("generation").asLong(), Instant.parse(n.path("createdAt").asText()),
-        Instant.parse(n.path("updatedAt").asText()), item.version());
+        Instant.parse(n.path("updatedAt").asText()), item.version(), n.hasNonNull("sql") ? n.get("sql").asText() : null);
   }
 
   static JsonNode readJson(Item item) {

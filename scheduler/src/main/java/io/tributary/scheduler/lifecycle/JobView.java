@@ -19,11 +19,12 @@ import java.time.Instant;
  * @param failure why the job FAILED; null in any other state
  * @param version the ETag: the version of the job's record, which only user actions change
  * @param tasks where each task of the current attempt runs; empty when none is deployed
+ * @param sql for a job applied as SQL, its text (see {@link JobRecord#sql()}); null otherwise
  */
 public record JobView(String project, String name, String spec, long generation, DesiredState desired,
     RestorePolicy restore, ObservedState observed, int parallelism, java.util.Map<String, Integer> stageParallelism,
     CheckpointRef lastCheckpoint, JobFailure failure, long version, Instant createdAt, Instant updatedAt,
-    java.util.List<TaskPlacement> tasks) {
+    java.util.List<TaskPlacement> tasks, String sql) {
   public JobView {
     stageParallelism = stageParallelism == null ? java.util.Map.of() : java.util.Map.copyOf(stageParallelism);
     tasks = tasks == null ? java.util.List.of() : java.util.List.copyOf(tasks);

@@ -25,7 +25,7 @@ final class JobViews {
         : stored.map(StatusStore.Status::tasks).orElse(java.util.List.of()); // as the leader stored them
     return new JobView(record.project(), record.name(), record.spec(), record.generation(), record.desired(),
         record.restore(), s.state(), parallelism(record, job), record.stageParallelism(), lastCheckpoint(record, job), s.failure(),
-        record.version(), record.createdAt(), record.updatedAt(), tasks);
+        record.version(), record.createdAt(), record.updatedAt(), tasks, record.sql());
   }
 
   /** A rescale's parallelism, else the spec's initial one; 0 if the stored spec no longer parses. */

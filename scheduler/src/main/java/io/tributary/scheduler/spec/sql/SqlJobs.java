@@ -38,6 +38,14 @@ public final class SqlJobs {
   private SqlJobs() {}
 
   /**
+   * The name {@code sql} gives its job ({@code SET 'name' = '...'}), if it parses and gives one;
+   * nothing else of the text is checked.
+   */
+  public static java.util.Optional<String> declaredName(String sql) {
+    return SqlCompiler.declaredName(sql);
+  }
+
+  /**
    * Compiles {@code sql}.
    *
    * @param defaultName the job's name unless the text sets one ({@code SET 'name' = '...'}); null:

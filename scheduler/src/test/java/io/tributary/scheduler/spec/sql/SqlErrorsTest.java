@@ -130,7 +130,7 @@ class SqlErrorsTest {
 
     assertThat(e.line()).isEqualTo(1);
     assertThat(e.column()).isEqualTo(14);
-    assertThat(e.message()).isEqualTo("table 'clicks', 'path': is required for this type");
+    assertThat(e.message()).isEqualTo("table 'clicks', option 'path': is required for this type");
   }
 
   @Test

@@ -11,13 +11,21 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * at the line and column of what the user wrote.
  */
 public final class Locator {
-  private record Place(SqlParserPos pos, String context) {}
+  private record Place(SqlParserPos pos, String context, String parts) {}
 
   private final Map<String, Place> places = new TreeMap<>();
 
   /** Records that the spec's part at {@code pointer} comes from {@code pos}, described as {@code context}. */
   void put(String pointer, SqlParserPos pos, String context) {
-    places.put(pointer, new Place(pos, context));
+    put(pointer, pos, context, null);
+  }
+
+  /**
+   * Like {@link #put(String, SqlParserPos, String)}; the fields below {@code pointer} are {@code
+   * parts} (such as "option") in messages.
+   */
+  void put(String pointer, SqlParserPos pos, String context, String parts) {
+    places.put(pointer, new Place(pos, context, parts));
   }
 
   /**
@@ -39,8 +47,9 @@ public final class Locator {
       return SqlProblem.error(null, (pointer.isEmpty() ? "" : pointer + ": ") + message);
     }
     String rest = pointer.substring(at.length());
+    String field = rest.isEmpty() ? "" : rest.substring(1).replace('/', '.').replace("~1", "/").replace("~0", "~");
     String what = rest.isEmpty() ? place.context()
-        : place.context() + ", '" + rest.substring(1).replace('/', '.').replace("~1", "/").replace("~0", "~") + "'";
+        : place.context() + ", " + (place.parts() == null ? "" : place.parts() + " ") + "'" + field + "'";
     return SqlProblem.error(place.pos(), what + ": " + message);
   }
 }

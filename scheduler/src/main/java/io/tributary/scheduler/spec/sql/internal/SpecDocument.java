@@ -61,7 +61,7 @@ final class SpecDocument {
       return;
     }
     String at = Pointers.child("/sources", def.name());
-    locator.put(at, def.pos(), "table '" + def.name() + "'");
+    locator.put(at, def.pos(), "table '" + def.name() + "'", "option");
     ObjectNode entry = ConnectorOptions.entry(def, true, at, locator);
     if (entry.has("eventTime") && (entry.get("eventTime").has("field")
         || entry.get("eventTime").has("maxOutOfOrderness"))) {
@@ -81,7 +81,7 @@ final class SpecDocument {
   /** Adds table {@code def} as a sink of {@code input}'s records. */
   void sink(TableDef def, String input, SqlParserPos insert) {
     String at = Pointers.child("/sinks", def.name());
-    locator.put(at, def.pos(), "table '" + def.name() + "'");
+    locator.put(at, def.pos(), "table '" + def.name() + "'", "option");
     locator.put(at + "/input", insert, "INSERT INTO " + def.name());
     ObjectNode entry = JSON.objectNode();
     entry.put("input", input);

@@ -52,6 +52,22 @@ public final class SqlCompiler {
     return new SqlCompiler(text).run(defaultName);
   }
 
+  /** The value of the text's {@code SET 'name'}, if it parses and has one. */
+  public static java.util.Optional<String> declaredName(String text) {
+    try {
+      for (SqlNode s : SqlParsing.statements(text)) {
+        if (s instanceof SqlSetOption set && set.getValue() != null && String.join(".", set.getName().names)
+            .equals("name")) {
+          return java.util.Optional.of(set.getValue() instanceof SqlIdentifier id ? id.toString()
+              : io.tributary.scheduler.spec.sql.internal.parser.SqlLiterals.text(set.getValue()));
+        }
+      }
+    } catch (SqlProblem p) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.empty();
+  }
+
   private Compiled run(String defaultName) {
     List<SqlNode> statements;
     try {
