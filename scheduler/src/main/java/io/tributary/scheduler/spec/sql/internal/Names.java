@@ -29,4 +29,13 @@ final class Names {
   static String quote(String name) {
     return '"' + name.replace("\"", "\"\"") + '"';
   }
+
+  /** The name {@code expr} is when it is one quoted identifier ({@link #quote}), else null. */
+  static String unquote(String expr) {
+    if (expr.length() < 2 || expr.charAt(0) != '"' || expr.charAt(expr.length() - 1) != '"') {
+      return null;
+    }
+    String inner = expr.substring(1, expr.length() - 1);
+    return inner.replace("\"\"", "").contains("\"") ? null : inner.replace("\"\"", "\"");
+  }
 }

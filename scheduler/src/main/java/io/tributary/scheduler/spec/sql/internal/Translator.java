@@ -25,9 +25,10 @@ import org.apache.calcite.sql.SqlKind;
  * twice, the same subquery in two statements) are translated once and their operators shared.
  *
  * <p>Each relational node becomes: a table scan, the table's source; a calculation (filter and
- * projection), a transform operator, or nothing when it only renames, reorders or drops columns;
- * an aggregate over a window table function, a window operator ({@link WindowAggregates}); the
- * INSERT, a sink, after a transform giving records exactly the sink's columns.
+ * projection), a condition and expressions of the stream ({@link Stream}), which become a transform
+ * where the records must hold them (before a window's keys, into a sink); an aggregate over a
+ * window table function, a window operator ({@link WindowAggregates}); the INSERT, a sink, after a
+ * transform giving records exactly the sink's columns.
  */
 final class Translator {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -36,7 +37,7 @@ final class Translator {
   private final Catalog catalog;
   private final RexBuilder rex;
   private final Map<String, Stream> memo = new HashMap<>();
-  private final Map<String, String> conformed = new HashMap<>();
+  private final Map<String, String> materialized = new HashMap<>();
   private final WindowAggregates windows = new WindowAggregates(this);
   private Positions positions;
   private String context;
@@ -65,35 +66,38 @@ final class Translator {
         throw new SqlProblem(positions.statement(), "table '" + sink.name() + "' is written by an earlier INSERT: "
             + "write one INSERT ... SELECT ... UNION ALL SELECT ... instead");
       }
-      RelNode input = modify.getInput();
-      Stream in = input instanceof Calc calc && !memo.containsKey(RelOptUtil.toString(calc))
-          ? calc(calc, sink.columns()) : translate(input);
-      doc.sink(sink, conform(in, sink.columns()), positions.statement());
+      Stream in = translate(modify.getInput());
+      doc.sink(sink, materialize(in, sink.columns()).node(), positions.statement());
     } catch (Unsupported u) {
       throw new SqlProblem(positions.of(u), u.getMessage());
     }
   }
 
-  /** The node whose records hold exactly {@code columns}, read from {@code in} by position. */
-  private String conform(Stream in, List<String> columns) {
-    if (in.exact() && in.fields().equals(columns)) {
-      return in.node();
+  /**
+   * A stream of a node whose records hold exactly {@code names}, the columns of {@code in}: a
+   * transform of its pending filter and expressions, unless its records are those already. Alike
+   * requests share one operator.
+   */
+  Stream materialize(Stream in, List<String> names) {
+    if (in.holdsExactly(names)) {
+      return in;
     }
-    String key = in.node() + " " + in.fields() + " as " + columns;
-    String known = conformed.get(key);
-    if (known != null) {
-      return known;
+    String key = in.node() + "\n" + in.filter() + "\n" + in.exprs() + "\n" + names;
+    String id = materialized.get(key);
+    if (id == null) {
+      ObjectNode body = JSON.objectNode();
+      body.put("input", in.node());
+      if (in.filter() != null) {
+        body.put("filter", in.filter());
+      }
+      ObjectNode select = body.putObject("select");
+      for (int i = 0; i < names.size(); i++) {
+        select.put(names.get(i), in.exprs().get(i));
+      }
+      id = operator("select", body);
+      materialized.put(key, id);
     }
-    ObjectNode select = JSON.objectNode();
-    for (int i = 0; i < columns.size(); i++) {
-      select.put(columns.get(i), Names.quote(in.fields().get(i)));
-    }
-    ObjectNode body = JSON.objectNode();
-    body.put("input", in.node());
-    body.set("select", select);
-    String id = operator("select", body);
-    conformed.put(key, id);
-    return id;
+    return Stream.of(id, names, in.time(), in.timeOffset(), in.window());
   }
 
   /** The stream of {@code rel}'s rows. */
@@ -107,7 +111,7 @@ final class Translator {
     if (rel instanceof TableScan scan) {
       s = scan(scan);
     } else if (rel instanceof Calc calc) {
-      s = calc(calc, calc.getRowType().getFieldNames());
+      s = calc(calc);
     } else if (rel instanceof Aggregate aggregate) {
       s = windows.aggregate(aggregate);
     } else {
@@ -125,48 +129,41 @@ final class Translator {
           + "either a source or a sink of it");
     }
     doc.source(def);
-    return new Stream(def.name(), def.columns(), def.timeColumn(), 0, null, false);
+    return Stream.reading(def.name(), def.columns(), def.timeColumn());
   }
 
   /**
-   * A calculation: a transform operator of its condition and projections, the projections named
-   * {@code names}; only a different view of its input's records when it just picks columns.
+   * A calculation: its condition joins the stream's pending filter and its projections become the
+   * stream's expressions; no operator is made here ({@link #materialize} makes one where needed).
    */
-  private Stream calc(Calc calc, List<String> names) {
+  private Stream calc(Calc calc) {
     RexProgram program = calc.getProgram();
     if (program.containsAggs() || program.getExprList().stream().anyMatch(e -> e instanceof RexOver)) {
       throw new Unsupported("window functions (OVER) are not supported yet", SqlKind.OVER);
     }
     Stream in = translate(calc.getInput());
-    RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
-    List<RexNode> projects = program.getProjectList().stream().map(p -> (RexNode) program.expandLocalRef(p)).toList();
-    List<Integer> refs = refs(projects);
-    ObjectNode body = JSON.objectNode();
-    body.put("input", in.node());
-    if (condition != null) {
-      body.put("filter", text(in).of(condition));
+    Stream s = calc(program, in);
+    if (s.exprs().stream().anyMatch(e -> e.length() > LONG_EXPRESSION)) {
+      s = calc(program, materialize(in, calc.getInput().getRowType().getFieldNames()));
     }
-    if (refs != null && condition == null) {
-      return in.project(refs);
-    }
-    ObjectNode select = body.putObject("select");
-    for (int i = 0; i < projects.size(); i++) {
-      select.put(names.get(i), text(in).of(projects.get(i)));
-    }
-    String id = operator("select", body);
-    return new Stream(id, names, refs(projects, in.time()), in.timeOffset(), moved(in, projects), true);
+    return s;
   }
 
-  /** The input columns {@code projects} read, if each is a bare column; else null. */
-  private static List<Integer> refs(List<RexNode> projects) {
-    List<Integer> refs = new ArrayList<>();
-    for (RexNode p : projects) {
-      if (!(p instanceof RexInputRef ref)) {
-        return null;
-      }
-      refs.add(ref.getIndex());
+  /** Expressions longer than this are computed by an operator of their own rather than repeated. */
+  private static final int LONG_EXPRESSION = 1500;
+
+  private Stream calc(RexProgram program, Stream in) {
+    RexText text = text(in);
+    Stream s = in;
+    if (program.getCondition() != null) {
+      s = s.filtered(text.of(program.expandLocalRef(program.getCondition())));
     }
-    return refs;
+    List<RexNode> projects = program.getProjectList().stream().map(p -> (RexNode) program.expandLocalRef(p)).toList();
+    List<String> exprs = new ArrayList<>();
+    for (RexNode p : projects) {
+      exprs.add(text.of(p));
+    }
+    return s.withColumns(exprs, refs(projects, in.time()), moved(in, projects));
   }
 
   /** The first output column that is input column {@code column} itself, or -1. */
@@ -188,9 +185,9 @@ final class Translator {
     return end < 0 ? null : in.window().moved(start, end);
   }
 
-  /** Expression texts over the fields of {@code in}. */
+  /** Expression texts over the records of {@code in}, its columns read by its expressions. */
   RexText text(Stream in) {
-    return new RexText(rex, i -> Names.quote(in.fields().get(i)));
+    return new RexText(rex, i -> in.exprs().get(i));
   }
 
   RexBuilder rex() {

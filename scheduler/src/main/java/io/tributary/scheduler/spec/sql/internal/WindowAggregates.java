@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -14,7 +16,6 @@ import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -22,8 +23,10 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Translates GROUP BY over windows into window operators: an aggregate over a window table
  * function ({@code TUMBLE}, {@code HOP}, {@code SESSION}) grouped by {@code window_start},
  * {@code window_end} and keys; and an aggregate over window results grouped by their
- * {@code window_start} and {@code window_end} (a cascade, as Flink runs it), a tumbling window of
- * the distance between consecutive window ends over results stamped {@code window_end - 1}.
+ * {@code window_start} and {@code window_end} (a cascade, as Flink runs it): a tumbling window of
+ * the distance between consecutive window ends, over results stamped {@code window_end - 1}.
+ * Keys must be fields of the window's input; when they are expressions, or the input is filtered,
+ * a transform before the window computes them.
  */
 final class WindowAggregates {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -47,8 +50,8 @@ final class WindowAggregates {
       return overWindow(agg, calc, tvf);
     }
     Stream in = t.translate(input);
-    if (in.window() != null && in.window().start() >= 0 && agg.getGroupSet().get(in.window().start())
-        && agg.getGroupSet().get(in.window().end())) {
+    Stream.Window w = in.window();
+    if (w != null && w.start() >= 0 && agg.getGroupSet().get(w.start()) && agg.getGroupSet().get(w.end())) {
       return cascade(agg, in);
     }
     throw new Unsupported("GROUP BY without window_start and window_end of a window (TUMBLE, HOP, SESSION) is "
@@ -62,36 +65,58 @@ final class WindowAggregates {
       throw new Unsupported("CUMULATE windows are not supported yet", "CUMULATE");
     }
     Stream x = t.translate(tvf.getInput(0));
-    int n = x.fields().size();
+    int n = x.exprs().size();
     if (w.timeColumn() != x.time() || x.timeOffset() != 0) {
       throw new Unsupported(w.function() + "'s DESCRIPTOR must name the event-time column of its input (the column "
           + "of WATERMARK FOR, passed on unchanged)", "DESCRIPTOR");
     }
     List<RexNode> columns = columns(calc, tvf);
-    RexNode condition = calc == null || calc.getProgram().getCondition() == null ? null
-        : calc.getProgram().expandLocalRef(calc.getProgram().getCondition());
-    Keys keys = keys(agg, columns, n);
-    ImmutableBitSet windowColumns = ImmutableBitSet.of(n, n + 1);
-    checkNoWindowColumns(condition, windowColumns);
-    for (AggregateCall call : agg.getAggCallList()) {
-      for (int arg : args(call)) {
-        checkNoWindowColumns(columns.get(arg), windowColumns);
-      }
+    RexProgram program = calc == null ? null : calc.getProgram();
+    RexNode condition = program == null || program.getCondition() == null ? null
+        : program.expandLocalRef(program.getCondition());
+    Groups g = Groups.of(agg, i -> columns.get(i) instanceof RexInputRef ref ? ref.getIndex() - n : -1);
+    ImmutableBitSet window = ImmutableBitSet.of(n, n + 1);
+    checkNoWindowColumns(condition, window);
+    for (int c : g.used(agg)) {
+      checkNoWindowColumns(columns.get(c), window);
     }
-    boolean plain = condition == null && keys.exprs.stream().allMatch(e -> e instanceof RexInputRef);
-    Stream in = plain ? x : preWindow(x, condition, keys, agg, columns);
-    List<String> keyBy = new ArrayList<>();
-    for (int i = 0; i < keys.groups.size(); i++) {
-      keyBy.add(plain ? x.fields().get(((RexInputRef) keys.exprs.get(i)).getIndex()) : keys.names.get(i));
-    }
-    checkSessionKeys(w, keys, plain);
     RexText text = t.text(x);
-    ObjectNode window = w.spec();
+    Stream in = x;
+    if (condition != null) {
+      in = in.filtered(text.of(condition));
+    }
+    List<String> exprs = new ArrayList<>();
+    for (RexNode c : columns) {
+      exprs.add(isWindowColumn(c, window) ? "NULL" : text.of(c));
+    }
+    in = in.withColumns(exprs, -1, null);
+    checkSessionKeys(w, g, columns);
+    ObjectNode spec = w.spec();
+    return windowed(agg, g, in, spec, new Stream.Window(spec, w.aligned() ? w.period() : 0, w.size(), 0, 0));
+  }
+
+  /**
+   * The window operator of {@code agg} over {@code in} (whose columns are the aggregate's input),
+   * with a transform before it unless its keys are fields of the records as they are.
+   */
+  private Stream windowed(Aggregate agg, Groups g, Stream in, ObjectNode spec, Stream.Window window) {
+    boolean plain = in.filter() == null && g.keys.stream().allMatch(k -> in.field(k) != null);
+    Stream records = plain ? in : t.materialize(in.project(g.used(agg)), names(agg, g.used(agg)));
+    List<Integer> used = plain ? null : g.used(agg);
+    IntFunction<Integer> at = c -> plain ? c : used.indexOf(c);
+    List<String> keyBy = new ArrayList<>();
+    for (int k : g.keys) {
+      keyBy.add(records.field(at.apply(k)));
+    }
     List<String> aggNames = new ArrayList<>();
-    ObjectNode aggregate = aggregates(agg, keyBy, aggNames, i -> text.of(columns.get(i)));
-    String id = windowOperator(in.node(), keyBy, window, aggregate);
-    return result(agg, id, keys, keyBy, aggNames, new Stream.Window(window, w.aligned() ? w.period() : 0,
-        w.size(), 0, 0));
+    ObjectNode aggregate = aggregates(agg, keyBy, aggNames, c -> records.exprs().get(at.apply(c)));
+    String id = windowOperator(records.node(), keyBy, spec, aggregate);
+    return result(agg, id, g, keyBy, aggNames, window);
+  }
+
+  private static List<String> names(Aggregate agg, List<Integer> columns) {
+    List<String> all = agg.getInput().getRowType().getFieldNames();
+    return columns.stream().map(all::get).toList();
   }
 
   /** The columns an aggregate reads, as expressions over the window function's columns. */
@@ -107,101 +132,33 @@ final class WindowAggregates {
     return p.getProjectList().stream().map(r -> (RexNode) p.expandLocalRef(r)).toList();
   }
 
-  /** The grouping: which group is window_start, which window_end, and the keys' expressions. */
-  private static final class Keys {
-    int start = -1;
-    int end = -1;
-    final List<Integer> groups = new ArrayList<>();
-    final List<RexNode> exprs = new ArrayList<>();
-    final List<String> names = new ArrayList<>();
-  }
-
-  private static Keys keys(Aggregate agg, List<RexNode> columns, int n) {
-    Keys k = new Keys();
-    List<String> inputNames = agg.getInput().getRowType().getFieldNames();
-    for (int g : agg.getGroupSet()) {
-      RexNode e = columns.get(g);
-      if (e instanceof RexInputRef ref && ref.getIndex() == n) {
-        k.start = g;
-      } else if (e instanceof RexInputRef ref && ref.getIndex() == n + 1) {
-        k.end = g;
-      } else {
-        checkNoWindowColumns(e, ImmutableBitSet.of(n, n + 1));
-        k.groups.add(g);
-        k.exprs.add(e);
-        k.names.add(inputNames.get(g));
-      }
-    }
-    if (k.start < 0 || k.end < 0) {
-      throw new Unsupported("GROUP BY over a window must name both window_start and window_end", SqlKind.SELECT);
-    }
-    return k;
+  private static boolean isWindowColumn(RexNode e, ImmutableBitSet window) {
+    return e instanceof RexInputRef ref && window.get(ref.getIndex());
   }
 
   private static void checkNoWindowColumns(RexNode e, ImmutableBitSet window) {
-    if (e != null && RexUtil.containsInputRef(e) && !org.apache.calcite.plan.RelOptUtil.InputFinder.bits(e)
-        .intersect(window).isEmpty()) {
+    if (e != null && !isWindowColumn(e, window) && !RelOptUtil.InputFinder.bits(e).intersect(window).isEmpty()) {
       throw new Unsupported("window_start and window_end can be grouped by and selected, but not used in expressions "
           + "or conditions before the GROUP BY", SqlKind.SELECT);
     }
   }
 
-  private static List<Integer> args(AggregateCall call) {
-    List<Integer> args = new ArrayList<>(call.getArgList());
-    if (call.filterArg >= 0) {
-      args.add(call.filterArg);
-    }
-    return args;
-  }
-
-  /** A transform before the window: the filter, the keys as fields, and the input's fields. */
-  private Stream preWindow(Stream x, RexNode condition, Keys keys, Aggregate agg, List<RexNode> columns) {
-    RexText text = t.text(x);
-    ObjectNode body = JSON.objectNode();
-    body.put("input", x.node());
-    if (condition != null) {
-      body.put("filter", text.of(condition));
-    }
-    ImmutableBitSet used = ImmutableBitSet.of();
-    for (AggregateCall call : agg.getAggCallList()) {
-      for (int arg : args(call)) {
-        used = used.union(org.apache.calcite.plan.RelOptUtil.InputFinder.bits(columns.get(arg)));
-      }
-    }
-    Set<String> taken = new HashSet<>();
-    for (int c : used) {
-      taken.add(x.fields().get(c));
-    }
-    ObjectNode select = body.putObject("select");
-    for (int i = 0; i < keys.exprs.size(); i++) {
-      String name = fresh(keys.names.get(i), taken);
-      keys.names.set(i, name);
-      select.put(name, text.of(keys.exprs.get(i)));
-    }
-    for (int c : used) {
-      select.put(x.fields().get(c), Names.quote(x.fields().get(c)));
-    }
-    String id = t.operator("select", body);
-    return new Stream(id, x.fields(), -1, 0, null, false);
-  }
-
-  private static void checkSessionKeys(WindowCall w, Keys keys, boolean plain) {
+  private static void checkSessionKeys(WindowCall w, Groups g, List<RexNode> columns) {
     if (!w.function().equals("SESSION")) {
       return;
     }
     Set<Integer> grouped = new HashSet<>();
-    for (RexNode e : keys.exprs) {
-      grouped.add(e instanceof RexInputRef ref ? ref.getIndex() : -1);
+    for (int k : g.keys) {
+      grouped.add(columns.get(k) instanceof RexInputRef ref ? ref.getIndex() : -1);
     }
-    if (!plain || !grouped.equals(new HashSet<>(w.keys()))) {
+    if (!grouped.equals(new HashSet<>(w.keys()))) {
       throw new Unsupported("a SESSION window is per key: its DESCRIPTOR of keys must name exactly the columns it is "
           + "grouped by besides window_start and window_end", "SESSION");
     }
   }
 
   /** The spec's aggregates of {@code agg}, named after its output columns, not clashing with keys. */
-  private static ObjectNode aggregates(Aggregate agg, List<String> keyBy, List<String> names,
-      java.util.function.IntFunction<String> column) {
+  private static ObjectNode aggregates(Aggregate agg, List<String> keyBy, List<String> names, IntFunction<String> column) {
     ObjectNode aggregate = JSON.objectNode();
     Set<String> taken = new HashSet<>(keyBy);
     taken.addAll(WINDOW_FIELDS);
@@ -233,25 +190,30 @@ final class WindowAggregates {
     return t.operator("window", body);
   }
 
-  /** The stream of a window operator's results, in the aggregate's column order. */
-  private static Stream result(Aggregate agg, String id, Keys keys, List<String> keyBy, List<String> aggNames,
+  /** The stream of a window operator's results, read in the aggregate's column order. */
+  private static Stream result(Aggregate agg, String id, Groups g, List<String> keyBy, List<String> aggNames,
       Stream.Window window) {
-    List<String> fields = new ArrayList<>();
+    List<String> fields = new ArrayList<>(keyBy);
+    fields.add("window_start");
+    fields.add("window_end");
+    fields.addAll(aggNames);
+    fields.add("revision");
+    List<String> exprs = new ArrayList<>();
     int startOut = -1;
     int endOut = -1;
-    for (int g : agg.getGroupSet()) {
-      if (g == keys.start) {
-        startOut = fields.size();
-        fields.add("window_start");
-      } else if (g == keys.end) {
-        endOut = fields.size();
-        fields.add("window_end");
+    for (int c : agg.getGroupSet()) {
+      if (c == g.start) {
+        startOut = exprs.size();
+        exprs.add(Names.quote("window_start"));
+      } else if (c == g.end) {
+        endOut = exprs.size();
+        exprs.add(Names.quote("window_end"));
       } else {
-        fields.add(keyBy.get(keys.groups.indexOf(g)));
+        exprs.add(Names.quote(keyBy.get(g.keys.indexOf(c))));
       }
     }
-    fields.addAll(aggNames);
-    return new Stream(id, fields, endOut, -1, window.moved(startOut, endOut), false);
+    aggNames.forEach(a -> exprs.add(Names.quote(a)));
+    return Stream.of(id, fields, endOut, -1, null).withColumns(exprs, endOut, window.moved(startOut, endOut));
   }
 
   /** An aggregate over window results grouped by their window_start and window_end. */
@@ -260,43 +222,59 @@ final class WindowAggregates {
     if (w.period() == 0) {
       throw new Unsupported("results of SESSION windows cannot be grouped by window again", SqlKind.SELECT);
     }
-    Keys keys = new Keys();
-    List<String> keyBy = new ArrayList<>();
-    for (int g : agg.getGroupSet()) {
-      if (g == w.start()) {
-        keys.start = g;
-      } else if (g == w.end()) {
-        keys.end = g;
-      } else {
-        keys.groups.add(g);
-        keyBy.add(in.fields().get(g));
-      }
-    }
+    Groups g = Groups.of(agg, c -> c == w.start() ? 0 : c == w.end() ? 1 : -1);
     ObjectNode tumbling = JSON.objectNode().put("type", "tumbling").put("size", w.period() + "ms");
-    List<String> aggNames = new ArrayList<>();
-    ObjectNode aggregate = aggregates(agg, keyBy, aggNames, i -> Names.quote(in.fields().get(i)));
-    String id = windowOperator(in.node(), keyBy, tumbling, aggregate);
-    Stream out = result(agg, id, keys, keyBy, aggNames, w);
-    return w.period() == w.size() ? out : withWindowStart(out, w);
+    Stream out = windowed(agg, g, in, tumbling, w);
+    if (w.period() == w.size()) {
+      return out;
+    }
+    boolean cumulate = w.spec().get("type").asText().equals("cumulate");
+    String end = Names.quote("window_end");
+    String start = cumulate ? "(((" + end + " - 1) / " + w.size() + ") * " + w.size() + ")"
+        : "(" + end + " - " + w.size() + ")";
+    List<String> exprs = new ArrayList<>(out.exprs());
+    exprs.set(out.window().start(), start);
+    return out.withColumns(exprs, out.time(), out.window());
   }
 
   /**
-   * {@code out} with window_start set back to the start of the windows grouped ({@code window_end}
-   * less the size for sliding windows, the last multiple of the size before it for cumulating ones).
+   * An aggregate's grouping: the column that is window_start, the one that is window_end, the keys.
    */
-  private Stream withWindowStart(Stream out, Stream.Window w) {
-    String end = Names.quote("window_end");
-    boolean cumulate = w.spec().get("type").asText().equals("cumulate");
-    String start = cumulate ? "((" + end + " - 1) / " + w.size() + " * " + w.size() + ")"
-        : "(" + end + " - " + w.size() + ")";
-    ObjectNode body = JSON.objectNode();
-    body.put("input", out.node());
-    ObjectNode select = body.putObject("select");
-    for (int i = 0; i < out.fields().size(); i++) {
-      String f = out.fields().get(i);
-      select.put(f, i == out.window().start() ? start : Names.quote(f));
+  private static final class Groups {
+    int start = -1;
+    int end = -1;
+    final List<Integer> keys = new ArrayList<>();
+
+    /** @param window 0 for a column that is window_start, 1 for window_end, else -1 */
+    static Groups of(Aggregate agg, IntFunction<Integer> window) {
+      Groups g = new Groups();
+      for (int c : agg.getGroupSet()) {
+        int which = window.apply(c);
+        if (which == 0) {
+          g.start = c;
+        } else if (which == 1) {
+          g.end = c;
+        } else {
+          g.keys.add(c);
+        }
+      }
+      if (g.start < 0 || g.end < 0) {
+        throw new Unsupported("GROUP BY over a window must name both window_start and window_end", SqlKind.SELECT);
+      }
+      return g;
     }
-    String id = t.operator("select", body);
-    return new Stream(id, out.fields(), out.time(), out.timeOffset(), out.window(), true);
+
+    /** The aggregate's input columns that its keys and aggregates read, in order. */
+    List<Integer> used(Aggregate agg) {
+      ImmutableBitSet.Builder b = ImmutableBitSet.builder();
+      keys.forEach(b::set);
+      for (AggregateCall call : agg.getAggCallList()) {
+        call.getArgList().forEach(b::set);
+        if (call.filterArg >= 0) {
+          b.set(call.filterArg);
+        }
+      }
+      return b.build().asList();
+    }
   }
 }
