@@ -9,7 +9,8 @@
 // LIVE_JOB (optional) names a job already applied to the server, the README's live example: its
 // watermark lag must be under a minute, its checkpoints must show a duration and a size, and the
 // live output of every sink must be one readable table per sink.
-// It signs in, looks at the live example, creates a throttled Nexmark job (its event time pinned to
+// It signs in, looks at the live example, checks a SQL job in the editor (an unknown column marked
+// at its line, then the fixed text's plan), creates a throttled Nexmark job (its event time pinned to
 // 2026-01-01 by startTime, so its watermark lag is large) in the editor, previews and
 // applies it, sees it running with moving charts, stops it with a savepoint, resumes it, and stops
 // it again at the end. Exits 0 on success; else prints one line with the reason and exits 1.
@@ -45,6 +46,22 @@ operators:
 sinks:
   out: {input: per-auction, type: blackhole}
 `;
+
+const SQL_JOB = `${JOB}-sql`;
+/** A SQL job whose SELECT misreads a column (line 9), and the text with it fixed. */
+const BROKEN_SQL = `SET 'name' = '${SQL_JOB}';
+CREATE TABLE bids (
+  auction BIGINT, price BIGINT, dateTime TIMESTAMP(3),
+  WATERMARK FOR dateTime AS dateTime - INTERVAL '1' SECOND
+) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'maxRecordsPerSecond' = '200');
+CREATE TABLE per_auction (auction BIGINT, bids BIGINT, top_price BIGINT)
+  WITH ('connector' = 'blackhole');
+INSERT INTO per_auction
+SELECT auction, COUNT(*), MAX(prise)
+FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(dateTime), INTERVAL '2' SECOND))
+GROUP BY auction, window_start, window_end;
+`;
+const FIXED_SQL = BROKEN_SQL.replace('MAX(prise)', 'MAX(price)');
 
 let page;
 let shot = 0;
@@ -209,6 +226,37 @@ async function main() {
     });
 
     if (LIVE_JOB) await liveExample();
+
+    await step('check a SQL job in the editor: its error marked at its line, then its plan', async () => {
+      await page.getByRole('link', { name: 'New job' }).click();
+      await page.getByRole('tab', { name: 'SQL' }).click();
+      const editor = page.locator('.cm-content');
+      const replaceText = async (text) => {
+        await editor.click();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.press('Delete');
+        await page.keyboard.insertText(text);
+      };
+      await editor.waitFor();
+      await replaceText(BROKEN_SQL);
+      await page.getByRole('button', { name: 'Check and preview plan' }).click();
+      const error = page.getByRole('list', { name: 'Spec errors' });
+      await error.waitFor();
+      const listed = (await error.textContent()) ?? '';
+      if (!listed.includes("Line 9") || !listed.includes("Column 'prise' not found")) {
+        throw new Error(`the errors list says "${listed}", expected line 9 and the unknown column`);
+      }
+      const marked = await page.locator('.cm-lintRange-error').first().textContent();
+      if (marked !== 'prise') throw new Error(`the editor marks "${marked}", expected "prise"`);
+      await screenshot('editor-sql-error');
+      await replaceText(FIXED_SQL);
+      await page.getByRole('button', { name: 'Check and preview plan' }).click();
+      await page.getByTestId('plan-preview').waitFor();
+      log(`the SQL job plans: ${(await page.getByTestId('plan-preview').textContent())?.slice(0, 80)}…`);
+      await screenshot('editor-sql-plan');
+      await page.getByRole('link', { name: 'Jobs' }).first().click();
+      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    });
 
     await step(`create job ${JOB} in the editor`, async () => {
       await page.getByRole('link', { name: 'New job' }).click();

@@ -97,6 +97,11 @@ export class Api {
     return this.json('POST', `/v1/projects/${seg(project)}/plans`, { spec });
   }
 
+  /** The dry run of a SQL job; `name` names it unless its text does (`SET 'name' = '...'`). */
+  planSql(project: string, sql: string, name?: string): Promise<ExecutionPlan> {
+    return this.json('POST', `/v1/projects/${seg(project)}/plans`, name ? { sql, name } : { sql });
+  }
+
   stop(project: string, name: string, savepoint: boolean): Promise<Job> {
     return this.json('POST', `${this.jobPath(project, name)}/stop`, { savepoint });
   }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { sql, StandardSQL } from '@codemirror/lang-sql';
 import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
@@ -16,17 +17,22 @@ import {
 
 export type EditorDiagnostic = Pick<Diagnostic, 'from' | 'to' | 'message' | 'severity'>;
 
+/** What the editor highlights: a job spec (YAML) or a SQL job. */
+export type EditorLanguage = 'yaml' | 'sql';
+
 /**
- * A CodeMirror 6 YAML editor. `initialValue` is read once (remount with a `key` to replace the
- * text); `diagnostics` are drawn at their ranges and in the gutter; `jumpTo` moves the cursor.
+ * A CodeMirror 6 editor of a job spec (YAML) or a SQL job. `initialValue` is read once (remount
+ * with a `key` to replace the text); `diagnostics` are drawn at their ranges and in the gutter;
+ * `jumpTo` moves the cursor.
  */
-export function YamlEditor({
+export function CodeEditor({
   initialValue,
   onChange,
   diagnostics,
   jumpTo,
   readOnly = false,
   label,
+  language = 'yaml',
 }: {
   initialValue: string;
   onChange?: (text: string) => void;
@@ -34,6 +40,7 @@ export function YamlEditor({
   jumpTo?: { pos: number; seq: number } | null;
   readOnly?: boolean;
   label: string;
+  language?: EditorLanguage;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -53,7 +60,7 @@ export function YamlEditor({
         highlightActiveLine(),
         highlightSelectionMatches(),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-        yaml(),
+        language === 'sql' ? sql({ dialect: StandardSQL }) : yaml(),
         lintGutter(),
         keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
         EditorState.readOnly.of(readOnly),
@@ -70,7 +77,7 @@ export function YamlEditor({
       view.current = null;
     };
     // The text is the editor's own once mounted; a new initialValue needs a remount (key).
-  }, [readOnly, label]);
+  }, [readOnly, label, language]);
 
   useEffect(() => {
     const v = view.current;
@@ -89,5 +96,5 @@ export function YamlEditor({
     v.focus();
   }, [jumpTo]);
 
-  return <div className="editor" ref={host} data-testid="yaml-editor" />;
+  return <div className="editor" ref={host} data-testid={`${language}-editor`} />;
 }

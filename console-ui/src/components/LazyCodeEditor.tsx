@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ComponentProps } from 'react';
 
 // CodeMirror is most of the bundle's weight; it loads only where a spec is shown.
-const Editor = lazy(() => import('./YamlEditor').then((m) => ({ default: m.YamlEditor })));
+const Editor = lazy(() => import('./CodeEditor').then((m) => ({ default: m.CodeEditor })));
 
-export function LazyYamlEditor(props: ComponentProps<typeof Editor>) {
+export function LazyCodeEditor(props: ComponentProps<typeof Editor>) {
   return (
     <Suspense fallback={<div className="editor editor-loading muted">Loading the editor…</div>}>
       <Editor {...props} />

@@ -2,34 +2,18 @@ import { useEffect, useMemo, useState } from 'react';
 import { stringify } from 'yaml';
 import { ApiError, describeError } from '../api/client';
 import { useApi } from '../api/context';
-import type { ExecutionPlan, FieldError, Job, JobSpec } from '../api/types';
+import type { ExecutionPlan, FieldError, Job, JobApply, JobSpec } from '../api/types';
 import { Banner } from '../components/Banner';
-import { LazyYamlEditor as YamlEditor } from '../components/LazyYamlEditor';
-import type { EditorDiagnostic } from '../components/YamlEditor';
+import type { EditorDiagnostic, EditorLanguage } from '../components/CodeEditor';
+import { LazyCodeEditor as CodeEditor } from '../components/LazyCodeEditor';
 import { formatRoute, jobHref, navigate } from '../lib/route';
 import { locateFieldErrors, yamlSyntaxErrors, type SpecError } from '../lib/specErrors';
+import { locateSqlErrors } from '../lib/sqlErrors';
 import { parseYaml } from '../lib/yamlPointer';
 import { PlanPreview } from './PlanPreview';
+import { NEW_JOB_TEMPLATE, NEW_SQL_TEMPLATE } from './templates';
 
-export const NEW_JOB_TEMPLATE = `# A streaming job. "Check and preview" plans it; "Apply" creates it, running.
-name: my-job
-parallelism: {initial: 1, min: 1, max: 4}
-checkpoints: {interval: 10s}
-sources:
-  bids:
-    type: nexmark
-    kind: bid
-    maxRecordsPerSecond: 1000
-    eventTime: {field: dateTime, maxOutOfOrderness: 1s}
-operators:
-  - id: per-auction
-    input: bids
-    keyBy: [auction]
-    window: {type: tumbling, size: 10s}
-    aggregate: {bids: "count(*)", top_price: "max(price)"}
-sinks:
-  out: {input: per-auction, type: blackhole}
-`;
+export { NEW_JOB_TEMPLATE, NEW_SQL_TEMPLATE };
 
 interface Problem {
   detail: string;
@@ -37,11 +21,14 @@ interface Problem {
   action?: 'reload';
 }
 
-/** Create (name null) or edit a job: YAML, errors at their lines, plan preview, apply. */
+/**
+ * Create (name null) or edit a job: a YAML spec or a SQL job, errors at their lines, plan
+ * preview, apply. A job applied as SQL is edited as SQL; a new job may be written either way.
+ */
 export function EditorView({ project, name }: { project: string; name: string | null }) {
   const api = useApi();
-  const [original, setOriginal] = useState<{ text: string; job: Job | null } | null>(
-    name === null ? { text: NEW_JOB_TEMPLATE, job: null } : null,
+  const [original, setOriginal] = useState<{ text: string; job: Job | null; language: EditorLanguage } | null>(
+    name === null ? { text: NEW_JOB_TEMPLATE, job: null, language: 'yaml' } : null,
   );
   const [loadError, setLoadError] = useState<string | null>(null);
   const [loadCount, setLoadCount] = useState(0);
@@ -51,7 +38,11 @@ export function EditorView({ project, name }: { project: string; name: string | 
     let alive = true;
     api
       .getJob(project, name)
-      .then((job) => alive && setOriginal({ text: stringify(job.spec, { lineWidth: 0 }), job }))
+      .then((job) =>
+        alive && setOriginal(job.sql !== undefined && job.sql !== null
+          ? { text: job.sql, job, language: 'sql' }
+          : { text: stringify(job.spec, { lineWidth: 0 }), job, language: 'yaml' }),
+      )
       .catch((e) => alive && setLoadError(describeError(e)));
     return () => {
       alive = false;
@@ -61,11 +52,14 @@ export function EditorView({ project, name }: { project: string; name: string | 
   if (loadError) return <div className="page"><Banner onRetry={() => { setLoadError(null); setLoadCount((c) => c + 1); }}>{loadError}</Banner></div>;
   if (!original) return <div className="page"><p className="muted">Loading {name}…</p></div>;
   return (
-    <SpecEditor
-      key={`${original.job?.version ?? 'new'}-${loadCount}`}
+    <JobEditor
+      key={`${original.job?.version ?? 'new'}-${loadCount}-${original.language}`}
       project={project}
       job={original.job}
       initialText={original.text}
+      language={original.language}
+      onLanguage={original.job ? undefined : (language) =>
+        setOriginal({ text: language === 'sql' ? NEW_SQL_TEMPLATE : NEW_JOB_TEMPLATE, job: null, language })}
       onReload={() => {
         setOriginal(null);
         setLoadCount((c) => c + 1);
@@ -74,27 +68,41 @@ export function EditorView({ project, name }: { project: string; name: string | 
   );
 }
 
-function SpecEditor({
+/** What the editor sends: the body of an apply, and how to plan it; or null with the reason shown. */
+interface Draft {
+  body: JobApply;
+  name: string | null;
+  plan: () => Promise<ExecutionPlan>;
+}
+
+function JobEditor({
   project,
   job,
   initialText,
+  language,
+  onLanguage,
   onReload,
 }: {
   project: string;
   job: Job | null;
   initialText: string;
+  language: EditorLanguage;
+  onLanguage?: (language: EditorLanguage) => void;
   onReload: () => void;
 }) {
   const api = useApi();
   const [text, setText] = useState(initialText);
-  const parsed = useMemo(() => parseYaml(text), [text]);
-  const syntax = useMemo(() => yamlSyntaxErrors(parsed), [parsed]);
+  const parsed = useMemo(() => (language === 'yaml' ? parseYaml(text) : null), [text, language]);
+  const syntax = useMemo(() => (parsed ? yamlSyntaxErrors(parsed) : []), [parsed]);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [plan, setPlan] = useState<{ plan: ExecutionPlan; text: string } | null>(null);
   const [busy, setBusy] = useState<'plan' | 'apply' | null>(null);
   const [jumpTo, setJumpTo] = useState<{ pos: number; seq: number } | null>(null);
 
-  const fieldErrors = useMemo(() => locateFieldErrors(parsed, problem?.fieldErrors ?? []), [parsed, problem]);
+  const fieldErrors = useMemo(
+    () => (parsed ? locateFieldErrors(parsed, problem?.fieldErrors ?? []) : locateSqlErrors(text, problem?.fieldErrors ?? [])),
+    [parsed, text, problem],
+  );
   const errors: SpecError[] = [...syntax, ...fieldErrors];
   const diagnostics: EditorDiagnostic[] = useMemo(
     () => [...syntax, ...fieldErrors].filter((e) => e.line !== null).map((e) => ({ from: e.from, to: e.to, message: e.message, severity: 'error' })),
@@ -102,9 +110,16 @@ function SpecEditor({
   );
   const planIsCurrent = plan !== null && plan.text === text;
 
-  /** The spec to send, or null with the reason shown. */
-  const specToSend = (): JobSpec | null => {
-    if (syntax.length > 0) {
+  const draft = (): Draft | null => (language === 'sql' ? sqlDraft() : specDraft());
+
+  const sqlDraft = (): Draft => ({
+    body: { sql: text },
+    name: job?.name ?? (planIsCurrent ? plan.plan.jobName : null),
+    plan: () => api.planSql(project, text, job?.name),
+  });
+
+  const specDraft = (): Draft | null => {
+    if (!parsed || syntax.length > 0) {
       setProblem({ detail: 'The YAML has syntax errors; fix the marked lines first.', fieldErrors: [] });
       return null;
     }
@@ -114,6 +129,7 @@ function SpecEditor({
       return null;
     }
     const specName = (spec as { name?: unknown }).name;
+    const body = spec as JobSpec;
     if (job && specName !== job.name) {
       setProblem({
         detail: 'A job cannot be renamed.',
@@ -121,16 +137,17 @@ function SpecEditor({
       });
       return null;
     }
-    return spec as JobSpec;
+    const name = typeof specName === 'string' && specName !== '' ? specName : null;
+    return { body: { spec: body }, name, plan: () => api.plan(project, body) };
   };
 
   const check = async () => {
-    const spec = specToSend();
-    if (!spec) return;
+    const d = draft();
+    if (!d) return;
     setBusy('plan');
     setProblem(null);
     try {
-      setPlan({ plan: await api.plan(project, spec), text });
+      setPlan({ plan: await d.plan(), text });
     } catch (e) {
       setPlan(null);
       setProblem(toProblem(e));
@@ -140,16 +157,18 @@ function SpecEditor({
   };
 
   const apply = async () => {
-    const spec = specToSend();
-    if (!spec) return;
-    if (typeof spec.name !== 'string' || spec.name === '') {
-      setProblem({ detail: 'The spec needs a name.', fieldErrors: [{ pointer: '/spec/name', message: 'is required' }] });
+    const d = draft();
+    if (!d) return;
+    if (d.name === null) {
+      setProblem(language === 'sql'
+        ? { detail: "The job needs a name: SET 'name' = 'my-job';", fieldErrors: [] }
+        : { detail: 'The spec needs a name.', fieldErrors: [{ pointer: '/spec/name', message: 'is required' }] });
       return;
     }
     setBusy('apply');
     setProblem(null);
     try {
-      const applied = await api.applyJob(project, spec.name, { spec }, job ? { ifMatch: job.version } : { createOnly: true });
+      const applied = await api.applyJob(project, d.name, d.body, job ? { ifMatch: job.version } : { createOnly: true });
       navigate({ kind: 'job', project, name: applied.name, tab: 'overview' });
     } catch (e) {
       setProblem(toProblem(e, job !== null));
@@ -158,6 +177,7 @@ function SpecEditor({
     }
   };
 
+  const what = language === 'sql' ? 'SQL' : 'spec';
   return (
     <div className="page">
       <nav className="crumbs">
@@ -173,19 +193,30 @@ function SpecEditor({
       <div className="page-head">
         <h1>{job ? `Edit ${job.name}` : 'New job'}</h1>
         <span className="muted">
-          {job ? `version ${job.version}; applying a changed spec to a running job rolls it out through a savepoint` : `in project ${project}`}
+          {job ? `version ${job.version}; applying a changed ${what} to a running job rolls it out through a savepoint` : `in project ${project}`}
         </span>
       </div>
+      {onLanguage && (
+        <div className="tabs" role="tablist" aria-label="Write the job as">
+          {(['yaml', 'sql'] as const).map((l) => (
+            <button key={l} type="button" role="tab" aria-selected={language === l} className={language === l ? 'tab tab-active' : 'tab'}
+              onClick={() => l !== language && onLanguage(l)}>
+              {l === 'yaml' ? 'YAML spec' : 'SQL'}
+            </button>
+          ))}
+        </div>
+      )}
       {problem && (
         <Banner onRetry={problem.action === 'reload' ? onReload : undefined}>
-          {problem.detail}
+          {/[.!?]$/.test(problem.detail) ? problem.detail : `${problem.detail}.`}
           {problem.fieldErrors.length > 0 && ' Each is marked at its line below; fix them and check again.'}
-          {problem.action === 'reload' && ' Retry loads its current spec; your changes here are discarded.'}
+          {problem.action === 'reload' && ` Retry loads its current ${what}; your changes here are discarded.`}
         </Banner>
       )}
       <div className="editor-layout">
         <section className="card editor-card">
-          <YamlEditor initialValue={initialText} onChange={setText} diagnostics={diagnostics} jumpTo={jumpTo} label="Job spec (YAML)" />
+          <CodeEditor initialValue={initialText} onChange={setText} diagnostics={diagnostics} jumpTo={jumpTo}
+            label={language === 'sql' ? 'Job SQL' : 'Job spec (YAML)'} language={language} />
           {errors.length > 0 && (
             <ul className="errors" aria-label="Spec errors">
               {errors.map((e, i) => (
