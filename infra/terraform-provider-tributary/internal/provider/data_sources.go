@@ -22,6 +22,7 @@ type jobDataModel struct {
 	Project        types.String `tfsdk:"project"`
 	Name           types.String `tfsdk:"name"`
 	Spec           types.String `tfsdk:"spec"`
+	Sql            types.String `tfsdk:"sql"`
 	DesiredState   types.String `tfsdk:"desired_state"`
 	ObservedState  types.String `tfsdk:"observed_state"`
 	Version        types.Int64  `tfsdk:"version"`
@@ -49,7 +50,8 @@ func (d *jobDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"project": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: "The job's project. Default: the provider's `project`."},
 			"name":    schema.StringAttribute{Required: true, MarkdownDescription: "The job's name."},
 			"spec": computed("The spec as the server holds it, as JSON: read fields with " +
-				"`jsondecode(data.tributary_job.x.spec)`."),
+				"`jsondecode(data.tributary_job.x.spec)`. For a job applied as SQL, the spec it compiles to."),
+			"sql":             computed("For a job applied as SQL, its text as applied; else null."),
 			"desired_state":   computed("`running` or `stopped`."),
 			"observed_state":  computed("What the job is doing (`running`, `stopped`, `failed`, ...)."),
 			"version":         schema.Int64Attribute{Computed: true, MarkdownDescription: "The job's version (its ETag)."},
@@ -90,10 +92,11 @@ func (d *jobDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 	// the job resource's conversion, for the attributes they share
 	var r jobModel
-	resp.Diagnostics.Append(r.setFromJob(j)...)
+	resp.Diagnostics.Append(r.setFromJob(j, nil)...)
 	m.ID, m.DesiredState, m.ObservedState, m.Version = r.ID, r.DesiredState, r.ObservedState, r.Version
 	m.Parallelism, m.MaxParallelism, m.Failure, m.LastCheckpoint = r.Parallelism, r.MaxParallelism, r.Failure, r.LastCheckpoint
 	m.Spec = types.StringValue(string(j.Spec))
+	m.Sql = types.StringPointerValue(j.Sql)
 	m.UpdatedAt = types.StringValue(j.UpdatedAt.UTC().Format(time.RFC3339Nano))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

@@ -15,7 +15,8 @@ import (
 // addError adds err to diags. The invalid fields of a refused job spec become one diagnostic each
 // on the spec attribute, "<pointer>: <message>" with the pointer into the spec document (the
 // server's pointer without its "/spec" prefix, as `tributary apply` prints it); an invalid
-// parallelism one on the parallelism attribute.
+// parallelism one on the parallelism attribute; an error of a SQL job's text one on the sql
+// attribute, "line L, column C: <message>".
 func addError(diags *diag.Diagnostics, summary string, err error) {
 	var e *tributary.Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {
@@ -31,6 +32,9 @@ func addError(diags *diag.Diagnostics, summary string, err error) {
 			}
 			diags.AddAttributeError(path.Root("spec"), "Invalid job spec",
 				fmt.Sprintf("%s: %s\n\nThe server refused the spec: %s.", pointer, f.Message, e.Detail))
+		case f.Pointer == "/sql":
+			diags.AddAttributeError(path.Root("sql"), "Invalid SQL job", fmt.Sprintf("%s: %s",
+				tributary.Where(f), f.Message))
 		case f.Pointer == "/parallelism" || f.Pointer == "parallelism":
 			diags.AddAttributeError(path.Root("parallelism"), "Invalid parallelism", capitalize(f.Message)+".")
 		default:

@@ -34,14 +34,14 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	resp.Diagnostics.Append(d...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	doc, err := plan.document()
+	apply, err := plan.apply()
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("spec"), "Invalid job spec", capitalize(err.Error()))
 		return
 	}
 	project, name := plan.Project.ValueString(), plan.Name.ValueString()
-	job, _, err := c.ApplyJob(ctx, project, name, tributary.Apply{SpecJSON: doc.JSON(), Desired: plan.desired(),
-		CreateOnly: true})
+	apply.Desired, apply.CreateOnly = plan.desired(), true
+	job, _, err := c.ApplyJob(ctx, project, name, apply)
 	if tributary.IsPreconditionFailed(err) {
 		resp.Diagnostics.AddError("Job already exists", fmt.Sprintf("Project %s already has a job %s. To manage "+
 			"it with Terraform, import it: terraform import <resource address> %s/%s", project, name, project, name))
@@ -52,10 +52,19 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	job, err = r.settle(ctx, c, job, plan)
-	resp.Diagnostics.Append(plan.setFromJob(job)...)
+	resp.Diagnostics.Append(plan.setFromJob(job, nil)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	if err != nil {
 		addError(&resp.Diagnostics, "The job was created but did not get to "+plan.DesiredState.ValueString(), err)
+	}
+}
+
+// sameSQLOf asks the server whether a SQL text means job as it holds it (a failure to ask: it
+// does not, so the state takes the server's text).
+func sameSQLOf(ctx context.Context, c *tributary.Client, job *tributary.Job) sameSQL {
+	return func(text string) bool {
+		same, err := c.SameSQLJob(ctx, job.Project, job.Name, text)
+		return err == nil && same
 	}
 }
 
@@ -110,7 +119,7 @@ func (r *jobResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 		addError(&resp.Diagnostics, "Cannot read the job", err)
 		return
 	}
-	resp.Diagnostics.Append(state.setFromJob(job)...)
+	resp.Diagnostics.Append(state.setFromJob(job, sameSQLOf(ctx, c, job))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
@@ -142,7 +151,7 @@ func (r *jobResource) Update(ctx context.Context, req resource.UpdateRequest, re
 	}
 	// Even after an error the job may have changed: the state records what the server holds (its
 	// spec, if it is not the planned one), so that the next plan shows what is left to do.
-	resp.Diagnostics.Append(plan.setFromJob(job)...)
+	resp.Diagnostics.Append(plan.setFromJob(job, sameSQLOf(ctx, c, job))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	if err != nil {
 		addError(&resp.Diagnostics, "Cannot update the job", err)

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -45,12 +46,11 @@ func changesServer(ctx context.Context, plan tfsdk.Plan, state tfsdk.State, conf
 		config.GetAttribute(ctx, path.Root("parallelism"), &configured).HasError() {
 		return true
 	}
-	if p.Spec.IsUnknown() || p.Name.IsUnknown() || p.Project.IsUnknown() || p.DesiredState.IsUnknown() ||
-		configured.IsUnknown() {
+	if p.Spec.IsUnknown() || p.Sql.IsUnknown() || p.Name.IsUnknown() || p.Project.IsUnknown() ||
+		p.DesiredState.IsUnknown() || configured.IsUnknown() {
 		return true
 	}
-	return !p.Name.Equal(s.Name) || !p.Project.Equal(s.Project) ||
-		!jobspec.Equivalent(s.Spec.ValueString(), p.Spec.ValueString(), p.Name.ValueString()) ||
+	return !p.Name.Equal(s.Name) || !p.Project.Equal(s.Project) || jobChanged(s, p) ||
 		!p.DesiredState.Equal(s.DesiredState) ||
 		(!configured.IsNull() && !configured.Equal(s.Parallelism))
 }
@@ -108,11 +108,23 @@ func (m unchangedOnServerObject) PlanModifyObject(ctx context.Context, req planm
 	}
 }
 
-// ValidateConfig refuses, before any plan, a spec that is not YAML or JSON or that names another job.
+// ValidateConfig refuses, before any plan, a job given both or neither as spec and as SQL, and a
+// spec that is not YAML or JSON or that names another job.
 func (r *jobResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var spec, name types.String
+	var spec, sql, name types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("spec"), &spec)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("sql"), &sql)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
+	switch {
+	case !spec.IsNull() && !sql.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("sql"), "Both spec and sql",
+			"A job is written as a spec or as SQL: set one of spec and sql.")
+		return
+	case spec.IsNull() && sql.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("spec"), "Neither spec nor sql",
+			"Set spec (YAML or JSON) or sql (the job written as SQL).")
+		return
+	}
 	if spec.IsNull() || spec.IsUnknown() || name.IsUnknown() || name.IsNull() {
 		return
 	}
@@ -136,6 +148,10 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"),
 		plan.Project.ValueString()+"/"+plan.Name.ValueString())...)
+	if !plan.Sql.IsNull() {
+		r.modifySQLPlan(ctx, req, resp, plan)
+		return
+	}
 	if plan.Spec.IsUnknown() {
 		return
 	}
@@ -157,4 +173,59 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if err != nil {
 		addError(&resp.Diagnostics, "Cannot validate the job spec", err)
 	}
+}
+
+// modifySQLPlan has the server judge a SQL job's text: a text other than the state's that means
+// the job as applied plans the state's (and with it no change); any other new text is validated by
+// the server's dry run, so that `terraform plan` reports each error with its line and column.
+func (r *jobResource) modifySQLPlan(ctx context.Context, req resource.ModifyPlanRequest,
+	resp *resource.ModifyPlanResponse, plan jobModel) {
+	if plan.Sql.IsUnknown() {
+		return
+	}
+	project, name, text := plan.Project.ValueString(), plan.Name.ValueString(), plan.Sql.ValueString()
+	var prior types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("sql"), &prior)...)
+		if prior.ValueString() == text && !prior.IsNull() {
+			return
+		}
+	}
+	p, err := r.cfg.client.PlanSQL(ctx, project, name, text)
+	if tributary.IsNotFound(err) {
+		return // the project is created by this apply: the apply validates the text
+	}
+	if err != nil {
+		addError(&resp.Diagnostics, "Cannot validate the job's SQL", err)
+		return
+	}
+	if prior.IsNull() || p.Change == nil || p.Change.Action != "none" {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sql"), prior)...)
+	if !changesServer(ctx, resp.Plan, req.State, req.Config) {
+		keepComputed(ctx, req, resp)
+	}
+}
+
+// keepComputed plans the state's values of the attributes only the server changes (where the
+// configuration does not set them), for a plan that changes nothing on the server.
+func keepComputed(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	keep[types.Int64](ctx, req, resp, "version")
+	keep[types.String](ctx, req, resp, "observed_state")
+	keep[types.Int64](ctx, req, resp, "max_parallelism")
+	keep[types.String](ctx, req, resp, "failure")
+	keep[types.Object](ctx, req, resp, "last_checkpoint")
+	keep[types.Int64](ctx, req, resp, "parallelism")
+}
+
+func keep[T attr.Value](ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	name string) {
+	var configured, value T
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &configured)...)
+	if !configured.IsNull() {
+		return
+	}
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), &value)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), value)...)
 }

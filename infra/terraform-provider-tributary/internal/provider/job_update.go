@@ -39,7 +39,7 @@ func (e *driftError) Error() string {
 func update(ctx context.Context, c *tributary.Client, state, plan jobModel) (*tributary.Job, error) {
 	project, name := plan.Project.ValueString(), plan.Name.ValueString()
 	read := state.Version.ValueInt64()
-	doc, err := plan.document()
+	body, err := plan.apply()
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +52,9 @@ func update(ctx context.Context, c *tributary.Client, state, plan jobModel) (*tr
 	}
 	stop := plan.desired() == apiclient.DESIREDSTATE_STOPPED
 	apply := func(j *tributary.Job, desired apiclient.DesiredState) (*tributary.Job, error) {
-		applied, _, err := c.ApplyJob(ctx, project, name, tributary.Apply{SpecJSON: doc.JSON(), Desired: desired,
-			IfVersion: j.Version})
+		a := body
+		a.Desired, a.IfVersion = desired, j.Version
+		applied, _, err := c.ApplyJob(ctx, project, name, a)
 		if tributary.IsPreconditionFailed(err) {
 			return j, &driftError{project: project, name: name, read: j.Version}
 		}
@@ -62,7 +63,7 @@ func update(ctx context.Context, c *tributary.Client, state, plan jobModel) (*tr
 		}
 		return applied, nil
 	}
-	specChanged := !jobspec.Equivalent(state.Spec.ValueString(), plan.Spec.ValueString(), name)
+	specChanged := jobChanged(state, plan)
 	restore := plan.Restore.ValueString()
 	switch {
 	case specChanged && stop && job.DesiredState == apiclient.DESIREDSTATE_RUNNING:
@@ -99,6 +100,16 @@ func update(ctx context.Context, c *tributary.Client, state, plan jobModel) (*tr
 		return c.ResumeJob(ctx, project, name, "")
 	}
 	return job, nil
+}
+
+// jobChanged says whether the plan changes the job's declaration: another meaning of its spec, a
+// SQL text other than the one in the state (the plan keeps the state's text where the server
+// says they mean the same), or a switch between the two.
+func jobChanged(state, plan jobModel) bool {
+	if !plan.Sql.IsNull() || !state.Sql.IsNull() {
+		return !plan.Sql.Equal(state.Sql)
+	}
+	return !jobspec.Equivalent(state.Spec.ValueString(), plan.Spec.ValueString(), plan.Name.ValueString())
 }
 
 // active says whether the job has a run (starting, running, changing or stopping).

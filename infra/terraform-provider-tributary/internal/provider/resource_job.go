@@ -49,13 +49,14 @@ func (r *jobResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	serverString := []planmodifier.String{unchangedOnServerString{}}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A streaming job, applied from its spec (YAML or JSON, as `tributary apply -f` reads it) " +
-			"and driven to its desired state. Create and update wait until the job runs (or is stopped) and fail " +
+			"or its SQL, and driven to its desired state. Create and update wait until the job runs (or is stopped) and fail " +
 			"with the job's failure reason if it fails meanwhile.\n\n" +
 			"The plan shows no change when the spec's text changes but not its meaning: the provider compares " +
 			"specs the way the server fingerprints them (formatting, YAML or JSON, the order of an object's fields " +
 			"and how a duration is written do not matter; the order of sources, sinks, `select` and `aggregate` " +
-			"entries does). Updates are conditional on the job's version as last read, so a change made outside " +
-			"Terraform in between is reported instead of overwritten.",
+			"entries does). A SQL job's text is compared by the server: its dry run of a changed text says " +
+			"whether it means the job as applied. Updates are conditional on the job's version as last read, so a " +
+			"change made outside Terraform in between is reported instead of overwritten.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<project>/<name>`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -66,10 +67,17 @@ func (r *jobResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				MarkdownDescription: "The job's name, a DNS label. The spec's `name` must be the same, or absent " +
 					"(the provider then adds it). Changing it replaces the job."},
-			"spec": schema.StringAttribute{Required: true,
+			"spec": schema.StringAttribute{Optional: true,
 				PlanModifiers: []planmodifier.String{specEquivalence{}},
 				MarkdownDescription: "The job spec, YAML or JSON (for example `file(\"job.yaml\")`). The server " +
-					"validates it when planning; each invalid field is reported with its JSON pointer into the spec."},
+					"validates it when planning; each invalid field is reported with its JSON pointer into the spec. " +
+					"Exactly one of `spec` and `sql`."},
+			"sql": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The job written as SQL (for example `file(\"job.sql\")`): SET statements for " +
+					"its settings, CREATE TABLE for its sources and sinks, INSERT INTO ... SELECT for what it does " +
+					"(see the README, \"SQL jobs\"). The server compiles and validates it when planning; each error " +
+					"is reported with its line and column. A text that means the applied job (reformatted, " +
+					"commented) plans no change. Exactly one of `spec` and `sql`."},
 			"desired_state": schema.StringAttribute{Optional: true, Computed: true,
 				Default:    stringdefault.StaticString("running"),
 				Validators: []validator.String{stringvalidator.OneOf("running", "stopped")},

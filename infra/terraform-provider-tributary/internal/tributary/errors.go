@@ -34,9 +34,17 @@ func (e *Error) Error() string {
 	}
 	msg := fmt.Sprintf("cannot %s: %s (HTTP %d)", e.Op, e.Detail, e.Status)
 	for _, f := range e.Fields {
-		msg += fmt.Sprintf("\n  %s: %s", f.Pointer, f.Message)
+		msg += "\n  " + Where(f) + ": " + f.Message
 	}
 	return msg
+}
+
+// Where says where a field error is: "line L, column C" in SQL text, else its JSON pointer.
+func Where(f apiclient.FieldError) string {
+	if f.Line != nil && f.Column != nil {
+		return fmt.Sprintf("line %d, column %d", *f.Line, *f.Column)
+	}
+	return f.Pointer
 }
 
 // StatusOf is the HTTP status of err if the server answered it, else 0.

@@ -24,10 +24,12 @@ func (c *Client) GetJob(ctx context.Context, project, name string) (*Job, error)
 	return job, c.wrap(fmt.Sprintf("read job %s in project %s", name, project), resp, err)
 }
 
-// Apply says how to apply a spec.
+// Apply says how to apply a spec or a SQL job.
 type Apply struct {
-	// SpecJSON is the spec document as JSON.
+	// SpecJSON is the spec document as JSON; empty when SQL is given.
 	SpecJSON string
+	// SQL is the text of a job written as SQL, instead of a spec.
+	SQL string
 	// Desired is RUNNING or STOPPED; empty keeps the job's own (RUNNING for a new job).
 	Desired apiclient.DesiredState
 	// IfVersion, when not 0, applies only if the job is still at this version (If-Match).
@@ -38,7 +40,13 @@ type Apply struct {
 
 // ApplyJob is the idempotent PUT of a job; created says whether it created the job.
 func (c *Client) ApplyJob(ctx context.Context, project, name string, a Apply) (job *Job, created bool, err error) {
-	body := apiclient.JobApply{Spec: json.RawMessage(a.SpecJSON)}
+	var body apiclient.JobApply
+	if a.SQL != "" {
+		body.Sql = &a.SQL
+	} else {
+		spec := json.RawMessage(a.SpecJSON)
+		body.Spec = &spec
+	}
 	if a.Desired != "" {
 		d := a.Desired
 		body.DesiredState = &d
@@ -59,9 +67,31 @@ func (c *Client) ApplyJob(ctx context.Context, project, name string, a Apply) (j
 
 // PlanJob is the dry run of an apply: the execution plan, or every validation error.
 func (c *Client) PlanJob(ctx context.Context, project, specJSON string) (*apiclient.ExecutionPlan, error) {
+	spec := json.RawMessage(specJSON)
 	plan, resp, err := c.api.PlansAPI.PlanJob(ctx, project).
-		PlanRequest(apiclient.PlanRequest{Spec: json.RawMessage(specJSON)}).Execute()
+		PlanRequest(apiclient.PlanRequest{Spec: &spec}).Execute()
 	return plan, c.wrap(fmt.Sprintf("validate the spec in project %s", project), resp, err)
+}
+
+// PlanSQL is the dry run of applying the SQL job text as job name: its plan (whose change says
+// whether it means the job as applied), or every error, each with its line and column.
+func (c *Client) PlanSQL(ctx context.Context, project, name, text string) (*apiclient.ExecutionPlan, error) {
+	plan, resp, err := c.api.PlansAPI.PlanJob(ctx, project).
+		PlanRequest(apiclient.PlanRequest{Sql: &text, Name: &name}).Execute()
+	return plan, c.wrap(fmt.Sprintf("validate the SQL of job %s in project %s", name, project), resp, err)
+}
+
+// SameSQLJob says whether text means what job name in project runs as applied: the server's
+// dry run of it changes nothing. Text the server refuses does not.
+func (c *Client) SameSQLJob(ctx context.Context, project, name, text string) (bool, error) {
+	plan, err := c.PlanSQL(ctx, project, name, text)
+	if StatusOf(err) == http.StatusBadRequest {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return plan.Change != nil && plan.Change.Action == "none", nil
 }
 
 // StopJob stops a job, after a savepoint if asked (which needs a running job).

@@ -13,3 +13,12 @@ resource "tributary_job" "clicks_per_user" {
     update = "10m"
   }
 }
+
+# A job written as SQL: exactly one of spec and sql. A reformatted or commented text plans no
+# change (the server's dry run says whether it means the applied job); errors name their line
+# and column.
+resource "tributary_job" "hot_items" {
+  project = tributary_project.analytics.name
+  name    = "hot-items"
+  sql     = file("${path.module}/hot-items.sql")
+}
