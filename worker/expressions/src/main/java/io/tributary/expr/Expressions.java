@@ -25,6 +25,10 @@ import java.util.Set;
  *   <li>{@code [NOT] LIKE pattern [ESCAPE c]}, {@code ||}, CONCAT, UPPER, LOWER, CHAR_LENGTH
  *       (CHARACTER_LENGTH), {@code SUBSTRING(s FROM a [FOR b])}, {@code TRIM([BOTH|LEADING|TRAILING]
  *       [chars] FROM s)}
+ *   <li>{@code REPLACE(s, search, replacement)}, {@code REGEXP_EXTRACT(s, regex [, group])} (group
+ *       0, the default, is the whole match; NULL without a match), {@code SPLIT_INDEX(s, delimiter,
+ *       index)} (the index-th part from 0, NULL if none), {@code DATE_FORMAT(ts, pattern)} (epoch
+ *       milliseconds in UTC, Java's date-time patterns such as {@code yyyy-MM-dd}), as in Flink SQL
  *   <li>ABS, FLOOR, CEIL, ROUND(x [, digits]) (half away from zero), COALESCE, GREATEST, LEAST
  *   <li>{@code CASE [x] WHEN .. THEN .. [ELSE ..] END}
  *   <li>{@code CAST(x AS BIGINT|INTEGER|DOUBLE|DECIMAL|VARCHAR|BOOLEAN)} (length and precision are

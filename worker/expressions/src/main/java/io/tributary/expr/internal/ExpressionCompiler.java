@@ -19,7 +19,7 @@ public final class ExpressionCompiler {
   private static final Map<String, Template> CACHE = new ConcurrentHashMap<>();
   /** Single-type imports: on-demand imports make Janino probe the class loader for every name. */
   private static final String IMPORTS = imports(Arith.class, Casts.class, Compare.class, Funcs.class,
-      GeneratedExpression.class, InList.class, LikePattern.class, Logic.class, Strings.class,
+      GeneratedExpression.class, InList.class, LikePattern.class, Logic.class, Strings.class, TextFunctions.class,
       io.tributary.stream.Record.class, io.tributary.stream.Schema.class);
 
   private ExpressionCompiler() {}

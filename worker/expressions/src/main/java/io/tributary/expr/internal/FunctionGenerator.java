@@ -64,6 +64,14 @@ final class FunctionGenerator {
         return numeric(call, name, 2, 2, "Arith.mod");
       case "COALESCE":
         return coalesce(call);
+      case "REPLACE":
+        return typed(call, name, "TextFunctions.replace", Type.VARCHAR, "VARCHAR", "VARCHAR", "VARCHAR");
+      case "SPLIT_INDEX":
+        return typed(call, name, "TextFunctions.splitIndex", Type.VARCHAR, "VARCHAR", "VARCHAR", "number");
+      case "DATE_FORMAT":
+        return typed(call, name, "TextFunctions.dateFormat", Type.VARCHAR, "number", "VARCHAR");
+      case "REGEXP_EXTRACT":
+        return regexpExtract(call);
       case "GREATEST":
         return extreme(call, name, "Funcs.greatest");
       case "LEAST":
@@ -108,6 +116,25 @@ final class FunctionGenerator {
   private Code string(SqlCall call, String name, String method, Type result) {
     arity(call, name, 1, 1);
     return new Code(method + "(" + join(args(call, name, "VARCHAR")) + ")", result);
+  }
+
+  /** A function of fixed arity whose operands must fit {@code categories}, in order. */
+  private Code typed(SqlCall call, String name, String method, Type result, String... categories) {
+    arity(call, name, categories.length, categories.length);
+    List<Code> args = args(call, name, null);
+    for (int i = 0; i < categories.length; i++) {
+      g.require(call.operand(i), args.get(i), categories[i], name);
+    }
+    return new Code(method + "(" + join(args) + ")", result);
+  }
+
+  private Code regexpExtract(SqlCall call) {
+    arity(call, "REGEXP_EXTRACT", 2, 3);
+    if (call.operandCount() == 2) {
+      List<Code> args = args(call, "REGEXP_EXTRACT", "VARCHAR");
+      return new Code("TextFunctions.regexpExtract(" + join(args) + ", Long.valueOf(0L))", Type.VARCHAR);
+    }
+    return typed(call, "REGEXP_EXTRACT", "TextFunctions.regexpExtract", Type.VARCHAR, "VARCHAR", "VARCHAR", "number");
   }
 
   private Code numeric(SqlCall call, String name, int min, int max, String method) {

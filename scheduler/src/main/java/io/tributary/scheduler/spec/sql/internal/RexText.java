@@ -84,6 +84,8 @@ final class RexText {
         return function(call.getOperator().getName(), ops);
       case TRIM:
         return trim(ops);
+      case EXTRACT:
+        return extract(ops);
       default:
         return named(call);
     }
@@ -103,7 +105,8 @@ final class RexText {
           throw new Unsupported(name + " of a time unit is not supported; use arithmetic on milliseconds", name);
         }
         return function(name, ops);
-      case "UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "ROUND", "CONCAT":
+      case "UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "ROUND", "CONCAT", "REPLACE",
+          "REGEXP_EXTRACT", "SPLIT_INDEX", "DATE_FORMAT":
         return function(name, ops);
       default:
         throw new Unsupported("function " + call.getOperator().getName() + " is not supported by Tributary's "
@@ -161,6 +164,25 @@ final class RexText {
     }
     out.append(" ELSE ").append(of(ops.get(ops.size() - 1))).append(" END)");
     return out.toString();
+  }
+
+  /**
+   * {@code EXTRACT(HOUR|MINUTE|SECOND FROM ts)} (and HOUR(ts), ...) of a timestamp, which is epoch
+   * milliseconds: in UTC, for times since 1970.
+   */
+  private String extract(List<RexNode> ops) {
+    String unit = ((RexLiteral) ops.get(0)).getValue().toString();
+    if (!SqlTypeName.TIMESTAMP.equals(ops.get(1).getType().getSqlTypeName())) {
+      throw new Unsupported("EXTRACT takes a TIMESTAMP", "EXTRACT");
+    }
+    String ts = of(ops.get(1));
+    return switch (unit) {
+      case "HOUR" -> "MOD((" + ts + " / 3600000), 24)";
+      case "MINUTE" -> "MOD((" + ts + " / 60000), 60)";
+      case "SECOND" -> "MOD((" + ts + " / 1000), 60)";
+      default -> throw new Unsupported("EXTRACT of " + unit + " is not supported: HOUR, MINUTE and SECOND are; "
+          + "DATE_FORMAT(ts, pattern) writes dates", unit);
+    };
   }
 
   private String trim(List<RexNode> ops) {

@@ -7,12 +7,19 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Calcite's type system with AVG of DOUBLE type whatever its argument, as Tributary's {@code avg}
- * computes it, so that validated types are the values' types at run time.
+ * computes it, so that validated types are the values' types at run time; and strings of
+ * different lengths that meet (CASE branches, UNION) are VARCHAR rather than padded CHAR, as in
+ * Flink SQL ({@code CASE ... THEN 'a' ELSE 'bcd' END} is {@code 'a'}, not {@code 'a  '}).
  */
 final class TributaryTypeSystem extends RelDataTypeSystemImpl {
   static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
 
   private TributaryTypeSystem() {}
+
+  @Override
+  public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
+  }
 
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
