@@ -38,8 +38,11 @@ public final class PlanPrinter {
     out.append("stage ").append(stage.id()).append(" [").append(stage.name()).append("] x")
         .append(stage.parallelism()).append('\n');
     for (EdgePlan in : plan.inputsOf(stage.id())) {
+      boolean severalInputs = plan.inputsOf(stage.id()).stream().anyMatch(e -> e.toInput() > 0
+          && e.toOperator().equals(in.toOperator()));
       out.append("  <- ").append(exchange(in)).append(" from stage ").append(in.fromStage()).append(' ')
-          .append(in.fromOperator()).append(port(in.port())).append(" into ").append(in.toOperator()).append('\n');
+          .append(in.fromOperator()).append(port(in.port())).append(" into ").append(in.toOperator())
+          .append(severalInputs ? " (input " + in.toInput() + ")" : "").append('\n');
     }
     for (OperatorPlan op : stage.operators()) {
       out.append("  ").append(operator(op)).append('\n');

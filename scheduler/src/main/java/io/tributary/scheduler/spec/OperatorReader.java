@@ -12,14 +12,32 @@ final class OperatorReader {
 
   static OperatorSpec read(ObjectReader r) {
     String id = r.requiredString("id");
-    String input = r.requiredString("input");
+    List<String> union = r.stringList("union");
+    String input = inputOf(r, union);
     String filter = r.string("filter", null);
     Map<String, String> select = r.stringMap("select", false);
     List<String> keyBy = r.stringList("keyBy");
     WindowSpec window = window(r.object("window"));
     Map<String, String> aggregate = r.stringMap("aggregate", false);
     r.rejectUnknown();
-    return new OperatorSpec(id, input, filter, select, keyBy, window, aggregate);
+    return new OperatorSpec(id, input, filter, select, keyBy, window, aggregate, union);
+  }
+
+  /** {@code input}, required unless {@code union} names the inputs; never both. */
+  private static String inputOf(ObjectReader r, List<String> union) {
+    if (union == null && !r.has("union")) {
+      return r.requiredString("input");
+    }
+    if (r.has("input")) {
+      r.error("input", "an operator reads one input or a union of several, not both: move '"
+          + r.string("input", null) + "' into union");
+      return null;
+    }
+    if (union != null && union.size() < 2) {
+      r.error("union", "must name at least two inputs" + (union.isEmpty() ? ""
+          : " (one input is written input: " + union.get(0) + ")"));
+    }
+    return null;
   }
 
   private static WindowSpec window(ObjectReader o) {

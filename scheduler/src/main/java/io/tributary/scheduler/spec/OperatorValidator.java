@@ -36,7 +36,7 @@ final class OperatorValidator {
 
   private static void parts(OperatorSpec op, String at, List<SpecError> errors) {
     if (op.filter() == null && op.select() == null && op.keyBy() == null && op.window() == null
-        && op.aggregate() == null) {
+        && op.aggregate() == null && op.union() == null) {
       errors.add(new SpecError(at, "an operator needs at least one of filter, select, keyBy and window"));
     }
     if (op.window() != null && op.aggregate() == null) {
