@@ -21,6 +21,7 @@ import io.tributary.scheduler.lifecycle.CheckpointRef;
 import io.tributary.scheduler.lifecycle.JobView;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
@@ -233,6 +234,9 @@ final class ApiModels {
     }
     if (op instanceof WindowAggregatePlan) {
       return PlanOperator.KindEnum.WINDOW_AGGREGATE;
+    }
+    if (op instanceof JoinPlan) {
+      return PlanOperator.KindEnum.JOIN;
     }
     return PlanOperator.KindEnum.TRANSFORM;
   }

@@ -35,7 +35,10 @@ class GoldenPipelineTest {
       "sessions, 1, sliding sessions, forst",
       "sessions, 2, sliding sessions, forst",
       "union, 1, bids totals, heap",
-      "union, 3, bids totals, forst"})
+      "union, 3, bids totals, forst",
+      "joins, 1, over-reserve newcomers sellers near-auction, heap",
+      "joins, 4, over-reserve newcomers sellers near-auction, heap",
+      "joins, 3, over-reserve newcomers sellers near-auction, forst"})
   void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");
     String job = Pipelines.withInputs(pipeline, Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), tmp);

@@ -4,6 +4,7 @@ import io.tributary.expr.AggregateCall;
 import io.tributary.expr.Expressions;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.EventTimePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
@@ -11,6 +12,7 @@ import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
 import io.tributary.scheduler.spec.EventTimeSpec;
+import io.tributary.scheduler.spec.JoinSpec;
 import io.tributary.scheduler.spec.OperatorSpec;
 import io.tributary.scheduler.spec.SinkSpec;
 import io.tributary.scheduler.spec.SourceSpec;
@@ -35,8 +37,11 @@ final class OperatorPlans {
     return new SinkPlan(s.id(), s.type(), s.format(), s.properties());
   }
 
-  /** A window aggregate for an operator with a window, else a transform (possibly a bare repartition). */
+  /** A join, a window aggregate for an operator with a window, else a transform (possibly a bare repartition). */
   static OperatorPlan operator(OperatorSpec op) {
+    if (op.join() != null) {
+      return join(op.id(), op.join(), op.filter(), op.select());
+    }
     if (op.window() == null) {
       return new TransformPlan(op.id(), op.filter(), op.select());
     }
@@ -44,6 +49,18 @@ final class OperatorPlans {
     List<String> keyBy = op.keyBy() == null ? List.of() : op.keyBy();
     return new WindowAggregatePlan(op.id(), keyBy, window(w), w.allowedLatenessMillis(), w.lateOutput(),
         aggregates(op.aggregate()));
+  }
+
+  private static JoinPlan join(String id, JoinSpec j, String filter, Map<String, String> select) {
+    if (j.window() != null) {
+      return JoinPlan.window(id, j.leftKeys(), j.rightKeys(), window(j.window()), filter, select);
+    }
+    if (j.between() != null) {
+      return JoinPlan.interval(id, j.leftKeys(), j.rightKeys(), j.between().lowerMillis(), j.between().upperMillis(),
+          filter, select);
+    }
+    return JoinPlan.regular(id, j.leftKeys(), j.rightKeys(), j.stateTtlMillis() == null ? 0 : j.stateTtlMillis(),
+        filter, select);
   }
 
   private static WindowPlan window(WindowSpec w) {

@@ -4,6 +4,7 @@ import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
@@ -100,8 +101,26 @@ public final class PlanPrinter {
           + w.allowedLatenessMillis() + "ms" + (w.lateOutput() == null ? "" : ", late -> " + w.lateOutput())
           + ": " + aggs;
     }
+    if (op instanceof JoinPlan j) {
+      return join(j);
+    }
     SinkPlan k = (SinkPlan) op;
     return "sink " + k.id() + " (" + k.type() + ", " + k.format() + ")";
+  }
+
+  private static String join(JoinPlan j) {
+    String on = "";
+    for (int i = 0; i < j.leftKeys().size(); i++) {
+      on += (i == 0 ? "" : " and ") + "l." + j.leftKeys().get(i) + " = r." + j.rightKeys().get(i);
+    }
+    String time = switch (j.type()) {
+      case WINDOW -> "window join " + window(j.window());
+      case INTERVAL -> "interval join, r.ts in [l.ts + " + j.lowerBoundMillis() + "ms, l.ts + " + j.upperBoundMillis()
+          + "ms]";
+      case REGULAR -> "regular join" + (j.stateTtlMillis() > 0 ? ", state ttl " + j.stateTtlMillis() + "ms" : "");
+    };
+    return time + " " + j.id() + " on " + on + (j.filter() == null ? "" : " filter " + j.filter())
+        + (j.select() == null ? "" : " select " + j.select());
   }
 
   private static String window(WindowPlan w) {

@@ -34,9 +34,10 @@ import java.util.Set;
  *       {@link Partitioning#HASH} exchange on the key fields; a global window gets a HASH exchange
  *       with no key fields) or its parallelism differs from its input's (a
  *       {@link Partitioning#REBALANCE} exchange).
- *   <li>An operator with several inputs (a {@code union}) heads a stage of its own, placed once
- *       every input is: one exchange per input, into that input's index ({@link EdgePlan#toInput()}):
- *       {@link Partitioning#HASH} on {@code keyBy} when it has one (or a window or aggregate), else
+ *   <li>An operator with several inputs (a {@code union}, a {@code join}) heads a stage of its own,
+ *       placed once every input is: one exchange per input, into that input's index ({@link
+ *       EdgePlan#toInput()}): a join's {@link Partitioning#HASH} on each side's keys; a union's HASH
+ *       on {@code keyBy} when it has one (or a window), else
  *       {@link Partitioning#FORWARD} from an input of the same parallelism and
  *       {@link Partitioning#REBALANCE} from one of another.
  *   <li>An input naming a side output links from its declaring operator with that name as port.
@@ -194,7 +195,7 @@ public final class Planner {
 
   /** An operator with several inputs: a stage of its own, one exchange per input into its index. */
   private void placeMultiInput(OperatorSpec op) {
-    boolean hash = op.keyBy() != null || op.window() != null;
+    boolean hash = op.join() != null || op.keyBy() != null || op.window() != null;
     int p = op.isGlobalWindow() ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
     StageBuilder stage = newStage(p);
     List<String> inputs = op.inputNames();
@@ -203,7 +204,8 @@ public final class Planner {
       StageBuilder fromStage = stageOf.get(from.nodeId());
       Partitioning partitioning = hash ? Partitioning.HASH
           : fromStage.parallelism() == p ? Partitioning.FORWARD : Partitioning.REBALANCE;
-      List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
+      List<String> keys = op.join() != null ? (k == 0 ? op.join().leftKeys() : op.join().rightKeys())
+          : op.keyBy() == null ? List.of() : op.keyBy();
       edges.add(new EdgePlan(fromStage.id(), from.nodeId(), from.port(), stage.id(), op.id(), partitioning, keys, k));
     }
     stage.add(OperatorPlans.operator(op));

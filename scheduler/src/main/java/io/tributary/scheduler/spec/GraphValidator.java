@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks input references (an operator's {@code input} or each name of its {@code union}), cycles,
- * and that every window sees event time on every path from its sources.
+ * Checks input references (an operator's {@code input}, each name of its {@code union}, a join's
+ * {@code left} and {@code right}), cycles, and that every window, and every join that compares
+ * times, sees event time on every path from its sources.
  */
 final class GraphValidator {
   private final JobSpec spec;
@@ -46,9 +47,9 @@ final class GraphValidator {
       for (int k = 0; k < inputs.size(); k++) {
         resolved &= reference(inputs.get(k), inputPointer(op, at, k));
       }
-      if (resolved && !inputs.isEmpty()) {
+      if (resolved && !inputs.isEmpty() && inputs.stream().noneMatch(java.util.Objects::isNull)) {
         cycle(op, at, inCycle);
-        eventTime(op, at + "/window", inCycle);
+        eventTime(op, at, inCycle);
       }
     }
     for (SinkSpec sink : spec.sinks().values()) {
@@ -58,6 +59,9 @@ final class GraphValidator {
 
   /** The pointer of input {@code k} of {@code op}: its {@code input}, or the k-th name of its {@code union}. */
   static String inputPointer(OperatorSpec op, String at, int k) {
+    if (op.join() != null) {
+      return at + "/join/" + (k == 0 ? "left" : "right");
+    }
     return op.union() != null ? at + "/union/" + k : at + "/input";
   }
 
@@ -82,7 +86,7 @@ final class GraphValidator {
   private List<String> producers(OperatorSpec op) {
     List<String> ids = new ArrayList<>();
     for (String input : op.inputNames()) {
-      SpecGraph.Producer p = graph.resolve(input);
+      SpecGraph.Producer p = input == null ? null : graph.resolve(input);
       if (p != null) {
         ids.add(p.nodeId());
       }
@@ -148,13 +152,32 @@ final class GraphValidator {
     }
   }
 
+  /** A window, and a join that compares times, need event time on every path from a source. */
   private void eventTime(OperatorSpec op, String at, Set<String> inCycle) {
-    if (op.window() == null || inCycle.contains(op.id())) {
+    String what;
+    String where;
+    JoinSpec join = op.join();
+    if (op.window() != null) {
+      what = "a window";
+      where = at + "/window";
+    } else if (join != null && join.window() != null) {
+      what = "a window join";
+      where = at + "/join/window";
+    } else if (join != null && join.between() != null) {
+      what = "an interval join";
+      where = at + "/join/between";
+    } else if (join != null && join.stateTtlMillis() != null) {
+      what = "a join with a stateTtl";
+      where = at + "/join/stateTtl";
+    } else {
+      return;
+    }
+    if (inCycle.contains(op.id())) {
       return;
     }
     for (SourceSpec source : sourcesOf(op)) {
       if (source.eventTime() == null) {
-        errors.add(new SpecError(at, "a window needs event time, but source '" + source.id()
+        errors.add(new SpecError(where, what + " needs event time, but source '" + source.id()
             + "' declares no eventTime"));
         return;
       }

@@ -12,15 +12,26 @@ final class OperatorReader {
 
   static OperatorSpec read(ObjectReader r) {
     String id = r.requiredString("id");
+    JoinSpec join = JoinReader.read(r.object("join"));
     List<String> union = r.stringList("union");
-    String input = inputOf(r, union);
+    String input = join != null || r.has("join") ? joinsInput(r) : inputOf(r, union);
     String filter = r.string("filter", null);
     Map<String, String> select = r.stringMap("select", false);
     List<String> keyBy = r.stringList("keyBy");
     WindowSpec window = window(r.object("window"));
     Map<String, String> aggregate = r.stringMap("aggregate", false);
     r.rejectUnknown();
-    return new OperatorSpec(id, input, filter, select, keyBy, window, aggregate, union);
+    return new OperatorSpec(id, input, filter, select, keyBy, window, aggregate, union, join);
+  }
+
+  /** A join names its inputs itself: neither input nor union. */
+  private static String joinsInput(ObjectReader r) {
+    for (String field : List.of("input", "union")) {
+      if (r.has(field)) {
+        r.error(field, "a join reads its own inputs, join.left and join.right: remove " + field);
+      }
+    }
+    return null;
   }
 
   /** {@code input}, required unless {@code union} names the inputs; never both. */
@@ -40,7 +51,7 @@ final class OperatorReader {
     return null;
   }
 
-  private static WindowSpec window(ObjectReader o) {
+  static WindowSpec window(ObjectReader o) {
     if (o == null) {
       return null;
     }

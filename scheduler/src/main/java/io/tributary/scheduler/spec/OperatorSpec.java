@@ -18,12 +18,15 @@ import java.util.Map;
  * @param window the window, with {@code aggregate}
  * @param aggregate output field to aggregate call such as {@code sum(price)}, in output order
  * @param union the inputs whose records this operator takes alike, instead of {@code input}
- *     (absent from the fingerprint when null, so specs written before it keep theirs)
+ * @param join a join of two inputs, instead of {@code input}; {@code filter} and {@code select}
+ *     then apply to its joined rows
  */
+// union, join: absent from the fingerprint when null, so specs written before them keep theirs
 public record OperatorSpec(
     String id, String input, String filter, Map<String, String> select, List<String> keyBy,
     WindowSpec window, Map<String, String> aggregate,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<String> union) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<String> union,
+    @JsonInclude(JsonInclude.Include.NON_NULL) JoinSpec join) {
   public OperatorSpec {
     select = Copies.map(select);
     keyBy = Copies.list(keyBy);
@@ -34,7 +37,7 @@ public record OperatorSpec(
   /** An operator that reads one input. */
   public OperatorSpec(String id, String input, String filter, Map<String, String> select, List<String> keyBy,
       WindowSpec window, Map<String, String> aggregate) {
-    this(id, input, filter, select, keyBy, window, aggregate, null);
+    this(id, input, filter, select, keyBy, window, aggregate, null, null);
   }
 
   /** Whether this operator windows without a key: one window for the whole stream. */
@@ -43,10 +46,14 @@ public record OperatorSpec(
   }
 
   /**
-   * The names this operator reads, in input order: {@code union}'s, else {@code input} alone (empty
-   * when neither is given). Not a property of the spec's JSON form.
+   * The names this operator reads, in input order: a join's left and right, else {@code union}'s,
+   * else {@code input} alone (empty when none is given; a join's missing side is null). Not a
+   * property of the spec's JSON form.
    */
   public List<String> inputNames() {
+    if (join != null) {
+      return java.util.Arrays.asList(join.left(), join.right()); // null where the spec lacks one
+    }
     if (union != null) {
       return union;
     }

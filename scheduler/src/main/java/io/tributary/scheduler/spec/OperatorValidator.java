@@ -36,7 +36,7 @@ final class OperatorValidator {
 
   private static void parts(OperatorSpec op, String at, List<SpecError> errors) {
     if (op.filter() == null && op.select() == null && op.keyBy() == null && op.window() == null
-        && op.aggregate() == null && op.union() == null) {
+        && op.aggregate() == null && op.union() == null && op.join() == null) {
       errors.add(new SpecError(at, "an operator needs at least one of filter, select, keyBy and window"));
     }
     if (op.window() != null && op.aggregate() == null) {
@@ -56,6 +56,18 @@ final class OperatorValidator {
     }
     empty(op.select(), at + "/select", errors);
     empty(op.aggregate(), at + "/aggregate", errors);
+    if (op.join() != null) {
+      notWithAJoin("keyBy", op.keyBy(), at, errors);
+      notWithAJoin("window", op.window(), at, errors);
+      notWithAJoin("aggregate", op.aggregate(), at, errors);
+    }
+  }
+
+  private static void notWithAJoin(String part, Object value, String at, List<SpecError> errors) {
+    if (value != null) {
+      errors.add(new SpecError(at + "/" + part, part + " cannot be combined with a join in one operator; put it in "
+          + "an operator after this one"));
+    }
   }
 
   private static void empty(Map<String, String> map, String at, List<SpecError> errors) {

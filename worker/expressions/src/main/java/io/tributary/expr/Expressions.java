@@ -12,7 +12,9 @@ import java.util.Set;
  * Identifiers are field names, matched exactly (case-sensitive) against the record's schema; quote
  * them with double quotes or back-quotes (not both styles in one expression) when they are SQL
  * keywords or contain special characters: {@code "timestamp" > 0}. A field missing from a
- * record reads as NULL. Nested fields ({@code a.b}) are not supported.
+ * record reads as NULL. A qualified name {@code a.b} reads the field named {@code a.b} (a join
+ * names its sides' fields {@code l.price}, {@code r.price}); nested JSON fields are not read, and
+ * names of three parts or more are rejected.
  *
  * <h2>Supported</h2>
  * <ul>

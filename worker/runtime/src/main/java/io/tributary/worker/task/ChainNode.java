@@ -29,6 +29,8 @@ final class ChainNode {
   final Map<String, List<ExchangeOutput>> sideExchanges = new HashMap<>();
   final Output output = new NodeOutput();
   HeapTimerService timers;
+  /** The codec of the namespaces the operator's timers have; null when it has no timers. */
+  io.tributary.state.StateCodec<?> timerNamespaces;
   OperatorContext context;
   long watermark = Watermark.NONE;
   long pendingWatermark = Watermark.NONE;
