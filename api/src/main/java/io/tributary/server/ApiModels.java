@@ -21,6 +21,7 @@ import io.tributary.scheduler.lifecycle.CheckpointRef;
 import io.tributary.scheduler.lifecycle.JobView;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
@@ -237,6 +238,9 @@ final class ApiModels {
     }
     if (op instanceof JoinPlan) {
       return PlanOperator.KindEnum.JOIN;
+    }
+    if (op instanceof GroupAggregatePlan) {
+      return PlanOperator.KindEnum.GROUP_AGGREGATE;
     }
     return PlanOperator.KindEnum.TRANSFORM;
   }

@@ -4,6 +4,7 @@ import io.tributary.expr.AggregateCall;
 import io.tributary.expr.Expressions;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.EventTimePlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
@@ -33,21 +34,28 @@ final class OperatorPlans {
     return new SourcePlan(s.id(), s.type(), s.format(), eventTime, rate, s.deadLetterOutput(), s.properties());
   }
 
-  static SinkPlan sink(SinkSpec s) {
-    return new SinkPlan(s.id(), s.type(), s.format(), s.properties());
+  /** @param upsertKey when the sink reads an upsert stream, its key; else null */
+  static SinkPlan sink(SinkSpec s, List<String> upsertKey) {
+    return new SinkPlan(s.id(), s.type(), s.format(), s.properties(), upsertKey);
   }
 
-  /** A join, a window aggregate for an operator with a window, else a transform (possibly a bare repartition). */
+  /**
+   * A join; a window aggregate for an operator with a window, a group aggregate for one with an
+   * aggregate and no window; else a transform (possibly a bare repartition or union).
+   */
   static OperatorPlan operator(OperatorSpec op) {
     if (op.join() != null) {
       return join(op.id(), op.join(), op.filter(), op.select());
+    }
+    List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
+    if (op.aggregate() != null && op.window() == null) {
+      return new GroupAggregatePlan(op.id(), keys, aggregates(op.aggregate()));
     }
     if (op.window() == null) {
       return new TransformPlan(op.id(), op.filter(), op.select());
     }
     WindowSpec w = op.window();
-    List<String> keyBy = op.keyBy() == null ? List.of() : op.keyBy();
-    return new WindowAggregatePlan(op.id(), keyBy, window(w), w.allowedLatenessMillis(), w.lateOutput(),
+    return new WindowAggregatePlan(op.id(), keys, window(w), w.allowedLatenessMillis(), w.lateOutput(),
         aggregates(op.aggregate()));
   }
 

@@ -4,6 +4,7 @@ import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
@@ -104,8 +105,13 @@ public final class PlanPrinter {
     if (op instanceof JoinPlan j) {
       return join(j);
     }
+    if (op instanceof GroupAggregatePlan g) {
+      String aggs = g.aggregates().stream().map(PlanPrinter::aggregate).collect(Collectors.joining(", "));
+      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream): " + aggs;
+    }
     SinkPlan k = (SinkPlan) op;
-    return "sink " + k.id() + " (" + k.type() + ", " + k.format() + ")";
+    return "sink " + k.id() + " (" + k.type() + ", " + k.format()
+        + (k.upsertKey() == null ? "" : ", upserts keyed by " + k.upsertKey()) + ")";
   }
 
   private static String join(JoinPlan j) {

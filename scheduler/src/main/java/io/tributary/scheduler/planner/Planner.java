@@ -26,13 +26,14 @@ import java.util.Set;
  * Turns a job spec into an {@link ExecutionPlan}.
  *
  * <ul>
- *   <li>Every source and operator runs at the job's parallelism, except a window without keys (a
- *       global window), which runs at parallelism 1 together with everything chained after it, and a
+ *   <li>Every source and operator runs at the job's parallelism, except a window or an aggregate
+ *       without keys (a global window or group), which runs at parallelism 1 together with everything
+ *       chained after it, and a
  *       stage given a parallelism of its own (by the id of its first operator, see {@link
  *       #head(StagePlan)}), which runs at that.
- *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} (then a
- *       {@link Partitioning#HASH} exchange on the key fields; a global window gets a HASH exchange
- *       with no key fields) or its parallelism differs from its input's (a
+ *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} or an
+ *       aggregate (then a {@link Partitioning#HASH} exchange on the key fields; a global window or
+ *       group gets a HASH exchange with no key fields) or its parallelism differs from its input's (a
  *       {@link Partitioning#REBALANCE} exchange).
  *   <li>An operator with several inputs (a {@code union}, a {@code join}) heads a stage of its own,
  *       placed once every input is: one exchange per input, into that input's index ({@link
@@ -165,19 +166,30 @@ public final class Planner {
         if (op.inputNames().size() > 1) {
           placeMultiInput(op);
         } else {
-          place(op.id(), op.input(), OperatorPlans.operator(op), op.keyBy(), op.window() != null, op.isGlobalWindow());
+          place(op.id(), op.input(), OperatorPlans.operator(op), op.keyBy(), aggregates(op), isGlobal(op));
         }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {
-        place(sink.id(), sink.input(), OperatorPlans.sink(sink), null, false, false);
+        place(sink.id(), sink.input(), OperatorPlans.sink(sink, graph.upsertKey(sink.input())), null, false, false);
       }
     }
   }
 
-  private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean window, boolean global) {
+  /** Whether {@code op} aggregates, per window or not: its input is hashed on its keys (maybe none). */
+  private static boolean aggregates(OperatorSpec op) {
+    return op.window() != null || op.aggregate() != null;
+  }
+
+  /** Whether {@code op} aggregates without keys: one global window or group, at parallelism 1. */
+  private static boolean isGlobal(OperatorSpec op) {
+    return aggregates(op) && (op.keyBy() == null || op.keyBy().isEmpty());
+  }
+
+  private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean aggregates,
+      boolean global) {
     SpecGraph.Producer from = graph.resolve(input);
     StageBuilder fromStage = stageOf.get(from.nodeId());
-    boolean hash = keyBy != null || window;
+    boolean hash = keyBy != null || aggregates;
     int p = global ? 1 : hash ? stageParallelism.getOrDefault(id, parallelism) : fromStage.parallelism();
     StageBuilder stage;
     if (!hash && p == fromStage.parallelism()) {
@@ -195,8 +207,8 @@ public final class Planner {
 
   /** An operator with several inputs: a stage of its own, one exchange per input into its index. */
   private void placeMultiInput(OperatorSpec op) {
-    boolean hash = op.join() != null || op.keyBy() != null || op.window() != null;
-    int p = op.isGlobalWindow() ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
+    boolean hash = op.join() != null || op.keyBy() != null || aggregates(op);
+    int p = isGlobal(op) ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
     StageBuilder stage = newStage(p);
     List<String> inputs = op.inputNames();
     for (int k = 0; k < inputs.size(); k++) {

@@ -2,6 +2,7 @@ package io.tributary.scheduler.spec;
 
 import io.tributary.expr.ExpressionException;
 import io.tributary.expr.Expressions;
+import io.tributary.stream.Changelog;
 import io.tributary.scheduler.spec.internal.Pointers;
 import java.util.HashSet;
 import java.util.List;
@@ -10,8 +11,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Checks one operator: which parts it combines, its keys, and its SQL expressions. A window's
- * operator may not filter or select (put those in an operator before it).
+ * Checks one operator: which parts it combines, its keys, and its SQL expressions. An operator
+ * with an aggregate (windowed or not) may not filter or select (put those in an operator before
+ * it); a join may not key, window or aggregate (put those in an operator after it).
  */
 final class OperatorValidator {
   /** Fields every window result carries. */
@@ -42,11 +44,9 @@ final class OperatorValidator {
     if (op.window() != null && op.aggregate() == null) {
       errors.add(new SpecError(at + "/window", "a window needs an aggregate"));
     }
-    if (op.aggregate() != null && op.window() == null) {
-      errors.add(new SpecError(at + "/aggregate", "an aggregate needs a window"));
-    }
     if (op.window() != null || op.aggregate() != null) {
-      String hint = " cannot be combined with a window in one operator; put it in an operator before this one";
+      String hint = " cannot be combined with a" + (op.window() != null ? " window" : "n aggregate")
+          + " in one operator; put it in an operator before this one";
       if (op.filter() != null) {
         errors.add(new SpecError(at + "/filter", "filter" + hint));
       }
@@ -80,7 +80,7 @@ final class OperatorValidator {
     if (op.keyBy() == null) {
       return;
     }
-    if (op.keyBy().isEmpty() && op.window() == null) {
+    if (op.keyBy().isEmpty() && op.window() == null && op.aggregate() == null) {
       errors.add(new SpecError(at + "/keyBy", "must name at least one field (an empty keyBy only makes sense with a window)"));
     }
     Set<String> seen = new HashSet<>();
@@ -98,8 +98,11 @@ final class OperatorValidator {
     List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
     for (String name : op.aggregate().keySet()) {
       String pointer = Pointers.child(at + "/aggregate", name);
-      if (WINDOW_FIELDS.contains(name)) {
+      if (op.window() != null && WINDOW_FIELDS.contains(name)) {
         errors.add(new SpecError(pointer, "'" + name + "' is a field of every window result; choose another name"));
+      } else if (op.window() == null && name.equals(Changelog.FIELD)) {
+        errors.add(new SpecError(pointer, "'" + name + "' says whether a result is an insert or an update; choose "
+            + "another name"));
       } else if (keys.contains(name)) {
         errors.add(new SpecError(pointer, "'" + name + "' is a key field; choose another name"));
       }

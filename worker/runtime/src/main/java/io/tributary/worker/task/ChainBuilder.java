@@ -4,6 +4,7 @@ import io.tributary.checkpoint.OperatorState;
 import io.tributary.connect.SinkConnector;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
@@ -18,8 +19,10 @@ import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.state.StateSnapshot;
+import io.tributary.worker.aggregate.GroupAggregateOperator;
 import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
+import io.tributary.worker.state.LongCodec;
 import io.tributary.worker.timer.HeapTimerService;
 import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
@@ -100,6 +103,9 @@ final class ChainBuilder {
     } else if (op instanceof JoinPlan j) {
       operator = Joins.create(j);
       timerNamespaces = Joins.namespaceCodec(j);
+    } else if (op instanceof GroupAggregatePlan g) {
+      operator = new GroupAggregateOperator(g);
+      timerNamespaces = LongCodec.INSTANCE; // it registers none
     } else if (op instanceof SinkPlan s) {
       SinkConnector sink = env.sinks().get(s.id());
       if (sink == null) {

@@ -1,4 +1,4 @@
-package io.tributary.worker.window;
+package io.tributary.worker.aggregate;
 
 import io.tributary.state.StateCodec;
 import java.io.DataInput;
@@ -9,8 +9,8 @@ import java.io.IOException;
  * Encodes an {@link Accumulator}: revision, pending flag, slot count, then per slot its count,
  * whether it holds a double, and the long or the double.
  */
-final class AccumulatorCodec implements StateCodec<Accumulator> {
-  static final AccumulatorCodec INSTANCE = new AccumulatorCodec();
+public final class AccumulatorCodec implements StateCodec<Accumulator> {
+  public static final AccumulatorCodec INSTANCE = new AccumulatorCodec();
 
   @Override
   public void write(Accumulator acc, DataOutput out) throws IOException {

@@ -1,18 +1,19 @@
-package io.tributary.worker.window;
+package io.tributary.worker.aggregate;
 
 /**
- * The mutable state of one (key, window): the running value of every aggregate, by slot, plus
- * what the operator needs to fire it exactly as C4 says.
+ * The mutable state of one (key, window), or of one group: the running value of every aggregate,
+ * by slot, plus what a window operator needs to fire it exactly as C4 says ({@link #revision},
+ * {@link #pending}). Built and read only through {@link Aggregates}.
  *
  * <p>Per slot: {@code counts} is the number of inputs counted (for count, the result; for the
  * others, the number of non-null inputs); {@code longs} holds sum/min/max while every input was
  * a whole number, {@code doubles} once one was not ({@code inDouble}).
  */
-final class Accumulator {
+public final class Accumulator {
   /** The revision last emitted for this window; -1 before the first firing. */
-  long revision = -1;
+  public long revision = -1;
   /** True when the accumulator changed since it was last emitted. */
-  boolean pending;
+  public boolean pending;
   final long[] counts;
   final long[] longs;
   final double[] doubles;

@@ -1,4 +1,4 @@
-package io.tributary.worker.window;
+package io.tributary.worker.aggregate;
 
 import io.tributary.expr.ExpressionException;
 import io.tributary.plan.AggregatePlan;
@@ -7,7 +7,7 @@ import io.tributary.stream.Record;
 import java.util.List;
 
 /**
- * The incremental aggregates of a window operator: count(*), count(expr), sum, min, max, avg.
+ * The incremental aggregates of a window or group aggregate: count(*), count(expr), sum, min, max, avg.
  *
  * <p>Nulls are ignored (count(expr) counts non-null values). sum, min and max stay Long while
  * every input of the window is a whole number and become Double otherwise (also when a long sum
@@ -18,13 +18,13 @@ import java.util.List;
  * a non-numeric input to a numeric aggregate), then {@link #addTo} adds the scratch values to as
  * many accumulators as the record has windows.
  */
-final class Aggregates {
+public final class Aggregates {
   private final Function[] functions;
   private final Argument[] arguments;
   private final String[] texts;
   private final Object[] scratch;
 
-  Aggregates(List<AggregatePlan> plans) {
+  public Aggregates(List<AggregatePlan> plans) {
     int n = plans.size();
     functions = new Function[n];
     arguments = new Argument[n];
@@ -42,16 +42,16 @@ final class Aggregates {
     }
   }
 
-  int size() {
+  public int size() {
     return functions.length;
   }
 
-  Accumulator newAccumulator() {
+  public Accumulator newAccumulator() {
     return new Accumulator(functions.length);
   }
 
   /** Reads every argument of {@code record}; the values stay until the next call. */
-  void evaluate(Record record) {
+  public void evaluate(Record record) {
     for (int i = 0; i < arguments.length; i++) {
       Object v = arguments[i] == null ? Boolean.TRUE : arguments[i].read(record);
       if (v != null && functions[i] != Function.COUNT && !(v instanceof Number)) {
@@ -62,7 +62,7 @@ final class Aggregates {
   }
 
   /** Adds the values of the last {@link #evaluate} to {@code acc}. */
-  void addTo(Accumulator acc) {
+  public void addTo(Accumulator acc) {
     for (int i = 0; i < scratch.length; i++) {
       Object v = scratch[i];
       if (v == null) {
@@ -109,7 +109,7 @@ final class Aggregates {
   }
 
   /** Adds everything {@code from} counted into {@code into} (session merging). */
-  void mergeInto(Accumulator into, Accumulator from) {
+  public void mergeInto(Accumulator into, Accumulator from) {
     for (int i = 0; i < functions.length; i++) {
       if (from.counts[i] == 0) {
         continue;
@@ -130,7 +130,7 @@ final class Aggregates {
   }
 
   /** Writes the result of every aggregate of {@code acc} to {@code out} from {@code offset}. */
-  void results(Accumulator acc, Object[] out, int offset) {
+  public void results(Accumulator acc, Object[] out, int offset) {
     for (int i = 0; i < functions.length; i++) {
       out[offset + i] = result(acc, i);
     }
