@@ -27,6 +27,7 @@ import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.scheduler.planner.PlanPrinter;
 import io.tributary.scheduler.spec.JobSpec;
@@ -241,6 +242,9 @@ final class ApiModels {
     }
     if (op instanceof GroupAggregatePlan) {
       return PlanOperator.KindEnum.GROUP_AGGREGATE;
+    }
+    if (op instanceof TopNPlan) {
+      return PlanOperator.KindEnum.TOP_N;
     }
     return PlanOperator.KindEnum.TRANSFORM;
   }

@@ -9,6 +9,7 @@ import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
@@ -17,6 +18,7 @@ import io.tributary.scheduler.spec.JoinSpec;
 import io.tributary.scheduler.spec.OperatorSpec;
 import io.tributary.scheduler.spec.SinkSpec;
 import io.tributary.scheduler.spec.SourceSpec;
+import io.tributary.scheduler.spec.TopNSpec;
 import io.tributary.scheduler.spec.WindowSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +49,12 @@ final class OperatorPlans {
     if (op.join() != null) {
       return join(op.id(), op.join(), op.filter(), op.select());
     }
+    if (op.topN() != null) {
+      TopNSpec t = op.topN();
+      List<TopNPlan.SortKey> order = t.orderBy().stream()
+          .map(k -> new TopNPlan.SortKey(k.field(), k.desc(), "first".equals(k.nulls()))).toList();
+      return new TopNPlan(op.id(), t.partitionBy(), order, t.limit(), t.rankField());
+    }
     List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
     if (op.aggregate() != null && op.window() == null) {
       return new GroupAggregatePlan(op.id(), keys, aggregates(op.aggregate()));
@@ -76,6 +84,7 @@ final class OperatorPlans {
       case "tumbling" -> WindowPlan.tumbling(w.sizeMillis());
       case "sliding" -> WindowPlan.sliding(w.sizeMillis(), w.slideMillis());
       case "session" -> WindowPlan.session(w.gapMillis());
+      case "cumulate" -> WindowPlan.cumulate(w.sizeMillis(), w.stepMillis());
       default -> throw new IllegalArgumentException("unknown window type " + w.type());
     };
   }

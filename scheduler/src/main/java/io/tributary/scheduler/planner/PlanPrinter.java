@@ -10,6 +10,7 @@ import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
@@ -105,6 +106,12 @@ public final class PlanPrinter {
     if (op instanceof JoinPlan j) {
       return join(j);
     }
+    if (op instanceof TopNPlan t) {
+      String order = t.orderBy().stream().map(k -> k.field() + (k.descending() ? " desc" : "")
+          + (k.nullsFirst() ? " nulls first" : "")).collect(Collectors.joining(", "));
+      return "top " + t.limit() + " " + t.id() + " per " + t.partitionBy() + " by " + order
+          + (t.rankField() == null ? "" : ", rank -> " + t.rankField());
+    }
     if (op instanceof GroupAggregatePlan g) {
       String aggs = g.aggregates().stream().map(PlanPrinter::aggregate).collect(Collectors.joining(", "));
       return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream): " + aggs;
@@ -134,10 +141,14 @@ public final class PlanPrinter {
       case TUMBLING -> "tumbling " + w.sizeMillis() + "ms";
       case SLIDING -> "sliding " + w.sizeMillis() + "ms every " + w.slideMillis() + "ms";
       case SESSION -> "session gap " + w.gapMillis() + "ms";
+      case CUMULATE -> "cumulate " + w.sizeMillis() + "ms every " + w.slideMillis() + "ms";
     };
   }
 
   private static String aggregate(AggregatePlan a) {
+    if (a.function() == AggregatePlan.Function.COUNT_DISTINCT) {
+      return a.name() + " = count(DISTINCT " + a.argument() + ")";
+    }
     return a.name() + " = " + a.function().name().toLowerCase() + "(" + (a.argument() == null ? "*" : a.argument()) + ")";
   }
 }

@@ -31,8 +31,9 @@ import java.util.Set;
  *       chained after it, and a
  *       stage given a parallelism of its own (by the id of its first operator, see {@link
  *       #head(StagePlan)}), which runs at that.
- *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} or an
- *       aggregate (then a {@link Partitioning#HASH} exchange on the key fields; a global window or
+ *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy}, an
+ *       aggregate or a {@code topN} (then a {@link Partitioning#HASH} exchange on the key fields,
+ *       a top-N's {@code partitionBy}; a global window or
  *       group gets a HASH exchange with no key fields) or its parallelism differs from its input's (a
  *       {@link Partitioning#REBALANCE} exchange).
  *   <li>An operator with several inputs (a {@code union}, a {@code join}) heads a stage of its own,
@@ -166,7 +167,8 @@ public final class Planner {
         if (op.inputNames().size() > 1) {
           placeMultiInput(op);
         } else {
-          place(op.id(), op.input(), OperatorPlans.operator(op), op.keyBy(), aggregates(op), isGlobal(op));
+          List<String> keys = op.topN() != null ? op.topN().partitionBy() : op.keyBy();
+          place(op.id(), op.input(), OperatorPlans.operator(op), keys, aggregates(op), isGlobal(op));
         }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {

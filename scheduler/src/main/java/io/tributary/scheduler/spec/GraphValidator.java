@@ -169,6 +169,9 @@ final class GraphValidator {
     } else if (join != null && join.stateTtlMillis() != null) {
       what = "a join with a stateTtl";
       where = at + "/join/stateTtl";
+    } else if (op.topN() != null) {
+      what = "a topN";
+      where = at + "/topN";
     } else {
       return;
     }

@@ -20,13 +20,15 @@ import java.util.Map;
  * @param union the inputs whose records this operator takes alike, instead of {@code input}
  * @param join a join of two inputs, instead of {@code input}; {@code filter} and {@code select}
  *     then apply to its joined rows
+ * @param topN the best rows of each partition of each window, alone in its operator
  */
-// union, join: absent from the fingerprint when null, so specs written before them keep theirs
+// union, join, topN: absent from the fingerprint when null, so specs written before them keep theirs
 public record OperatorSpec(
     String id, String input, String filter, Map<String, String> select, List<String> keyBy,
     WindowSpec window, Map<String, String> aggregate,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<String> union,
-    @JsonInclude(JsonInclude.Include.NON_NULL) JoinSpec join) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) JoinSpec join,
+    @JsonInclude(JsonInclude.Include.NON_NULL) TopNSpec topN) {
   public OperatorSpec {
     select = Copies.map(select);
     keyBy = Copies.list(keyBy);
@@ -37,7 +39,7 @@ public record OperatorSpec(
   /** An operator that reads one input. */
   public OperatorSpec(String id, String input, String filter, Map<String, String> select, List<String> keyBy,
       WindowSpec window, Map<String, String> aggregate) {
-    this(id, input, filter, select, keyBy, window, aggregate, null, null);
+    this(id, input, filter, select, keyBy, window, aggregate, null, null, null);
   }
 
   /** Whether this operator windows without a key: one window for the whole stream. */

@@ -38,7 +38,7 @@ final class OperatorValidator {
 
   private static void parts(OperatorSpec op, String at, List<SpecError> errors) {
     if (op.filter() == null && op.select() == null && op.keyBy() == null && op.window() == null
-        && op.aggregate() == null && op.union() == null && op.join() == null) {
+        && op.aggregate() == null && op.union() == null && op.join() == null && op.topN() == null) {
       errors.add(new SpecError(at, "an operator needs at least one of filter, select, keyBy and window"));
     }
     if (op.window() != null && op.aggregate() == null) {
@@ -57,16 +57,35 @@ final class OperatorValidator {
     empty(op.select(), at + "/select", errors);
     empty(op.aggregate(), at + "/aggregate", errors);
     if (op.join() != null) {
-      notWithAJoin("keyBy", op.keyBy(), at, errors);
-      notWithAJoin("window", op.window(), at, errors);
-      notWithAJoin("aggregate", op.aggregate(), at, errors);
+      String after = "put it in an operator after this one";
+      notWith("a join", "keyBy", op.keyBy(), after, at, errors);
+      notWith("a join", "window", op.window(), after, at, errors);
+      notWith("a join", "aggregate", op.aggregate(), after, at, errors);
+    }
+    if (op.topN() != null) {
+      for (String part : List.of("filter", "select", "keyBy", "window", "aggregate", "union", "join")) {
+        notWith("a topN", part, part(op, part), "give it an operator of its own", at, errors);
+      }
     }
   }
 
-  private static void notWithAJoin(String part, Object value, String at, List<SpecError> errors) {
+  private static Object part(OperatorSpec op, String name) {
+    return switch (name) {
+      case "filter" -> op.filter();
+      case "select" -> op.select();
+      case "keyBy" -> op.keyBy();
+      case "window" -> op.window();
+      case "aggregate" -> op.aggregate();
+      case "union" -> op.union();
+      default -> op.join();
+    };
+  }
+
+  private static void notWith(String what, String part, Object value, String hint, String at,
+      List<SpecError> errors) {
     if (value != null) {
-      errors.add(new SpecError(at + "/" + part, part + " cannot be combined with a join in one operator; put it in "
-          + "an operator after this one"));
+      errors.add(new SpecError(at + "/" + part, part + " cannot be combined with " + what + " in one operator; "
+          + hint));
     }
   }
 

@@ -70,12 +70,12 @@ public final class Expressions {
   }
 
   /**
-   * Parses an aggregate call: {@code count(*)}, {@code count(expr)}, {@code sum(expr)},
-   * {@code min(expr)}, {@code max(expr)}, {@code avg(expr)}, case-insensitive. The argument is
-   * returned as the user's SQL text and has been validated. {@code count(expr)} counts non-null
-   * values.
+   * Parses an aggregate call: {@code count(*)}, {@code count(expr)}, {@code count(DISTINCT expr)},
+   * {@code sum(expr)}, {@code min(expr)}, {@code max(expr)}, {@code avg(expr)}, case-insensitive.
+   * The argument is returned as the user's SQL text and has been validated. {@code count(expr)}
+   * counts non-null values, {@code count(DISTINCT expr)} distinct non-null values.
    *
-   * @throws ExpressionException if {@code sql} is not such a call (DISTINCT is not supported)
+   * @throws ExpressionException if {@code sql} is not such a call (DISTINCT only in count)
    */
   public static AggregateCall parseAggregate(String sql) {
     return Analysis.parseAggregate(sql);

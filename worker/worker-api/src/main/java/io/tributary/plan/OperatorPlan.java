@@ -11,9 +11,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = WindowAggregatePlan.class, name = "window-aggregate"),
     @JsonSubTypes.Type(value = JoinPlan.class, name = "join"),
     @JsonSubTypes.Type(value = GroupAggregatePlan.class, name = "group-aggregate"),
+    @JsonSubTypes.Type(value = TopNPlan.class, name = "top-n"),
     @JsonSubTypes.Type(value = SinkPlan.class, name = "sink")})
 public sealed interface OperatorPlan
-    permits SourcePlan, TransformPlan, WindowAggregatePlan, JoinPlan, GroupAggregatePlan, SinkPlan {
+    permits SourcePlan, TransformPlan, WindowAggregatePlan, JoinPlan, GroupAggregatePlan, TopNPlan,
+    SinkPlan {
   /** Unique within the job; the spec's id of the source, operator or sink. */
   String id();
 }

@@ -7,7 +7,8 @@ package io.tributary.worker.aggregate;
  *
  * <p>Per slot: {@code counts} is the number of inputs counted (for count, the result; for the
  * others, the number of non-null inputs); {@code longs} holds sum/min/max while every input was
- * a whole number, {@code doubles} once one was not ({@code inDouble}).
+ * a whole number, {@code doubles} once one was not ({@code inDouble}); {@code distinct} holds the
+ * distinct values of a {@code count(DISTINCT x)} slot (null for other slots, or none at all).
  */
 public final class Accumulator {
   /** The revision last emitted for this window; -1 before the first firing. */
@@ -18,6 +19,8 @@ public final class Accumulator {
   final long[] longs;
   final double[] doubles;
   final boolean[] inDouble;
+  /** Per slot, the distinct values seen by a {@code count(DISTINCT x)}; null when no slot is one. */
+  java.util.Set<Object>[] distinct;
 
   Accumulator(int slots) {
     counts = new long[slots];
@@ -28,6 +31,18 @@ public final class Accumulator {
 
   int slots() {
     return counts.length;
+  }
+
+  /** The distinct values of slot {@code i}, created empty when it has none yet. */
+  @SuppressWarnings("unchecked")
+  java.util.Set<Object> distinct(int i) {
+    if (distinct == null) {
+      distinct = new java.util.Set[counts.length];
+    }
+    if (distinct[i] == null) {
+      distinct[i] = new java.util.HashSet<>();
+    }
+    return distinct[i];
   }
 
   /** Moves slot {@code i} from whole numbers to doubles, keeping its value. */

@@ -4,14 +4,17 @@ import io.tributary.expr.ExpressionException;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.AggregatePlan.Function;
 import io.tributary.stream.Record;
+import io.tributary.worker.state.ValueCodec;
 import java.util.List;
 
 /**
- * The incremental aggregates of a window or group aggregate: count(*), count(expr), sum, min, max, avg.
+ * The incremental aggregates of a window or group aggregate: count(*), count(expr),
+ * count(DISTINCT expr), sum, min, max, avg.
  *
- * <p>Nulls are ignored (count(expr) counts non-null values). sum, min and max stay Long while
+ * <p>Nulls are ignored (count(expr) counts non-null values, count(DISTINCT expr) distinct non-null
+ * values, numbers compared as Long or Double). sum, min and max stay Long while
  * every input of the window is a whole number and become Double otherwise (also when a long sum
- * would overflow); avg is always Double. Over no input, count is 0 and the others are null.
+ * would overflow); avg is always Double. Over no input, the counts are 0 and the others are null.
  *
  * <p>A record is handled in two steps so that a bad record changes nothing: {@link #evaluate}
  * reads every argument into a scratch array (throwing {@link ExpressionException} on an error or
@@ -33,7 +36,8 @@ public final class Aggregates {
     for (int i = 0; i < n; i++) {
       AggregatePlan p = plans.get(i);
       functions[i] = p.function();
-      texts[i] = p.function().name().toLowerCase() + "(" + (p.argument() == null ? "*" : p.argument()) + ")";
+      texts[i] = p.function() == Function.COUNT_DISTINCT ? "count(DISTINCT " + p.argument() + ")"
+          : p.function().name().toLowerCase() + "(" + (p.argument() == null ? "*" : p.argument()) + ")";
       if (p.argument() != null) {
         arguments[i] = Argument.of(p.argument());
       } else if (p.function() != Function.COUNT) {
@@ -54,7 +58,8 @@ public final class Aggregates {
   public void evaluate(Record record) {
     for (int i = 0; i < arguments.length; i++) {
       Object v = arguments[i] == null ? Boolean.TRUE : arguments[i].read(record);
-      if (v != null && functions[i] != Function.COUNT && !(v instanceof Number)) {
+      if (v != null && functions[i] != Function.COUNT && functions[i] != Function.COUNT_DISTINCT
+          && !(v instanceof Number)) {
         throw new ExpressionException(texts[i] + ": '" + v + "' is not a number");
       }
       scratch[i] = v;
@@ -70,6 +75,7 @@ public final class Aggregates {
       }
       switch (functions[i]) {
         case COUNT -> acc.counts[i]++;
+        case COUNT_DISTINCT -> acc.distinct(i).add(ValueCodec.normalized(v));
         case SUM, AVG -> addSum(acc, i, (Number) v);
         case MIN -> addExtreme(acc, i, (Number) v, true);
         case MAX -> addExtreme(acc, i, (Number) v, false);
@@ -111,6 +117,12 @@ public final class Aggregates {
   /** Adds everything {@code from} counted into {@code into} (session merging). */
   public void mergeInto(Accumulator into, Accumulator from) {
     for (int i = 0; i < functions.length; i++) {
+      if (functions[i] == Function.COUNT_DISTINCT) {
+        if (from.distinct != null && from.distinct[i] != null) {
+          into.distinct(i).addAll(from.distinct[i]);
+        }
+        continue;
+      }
       if (from.counts[i] == 0) {
         continue;
       }
@@ -140,6 +152,9 @@ public final class Aggregates {
     long n = acc.counts[i];
     if (functions[i] == Function.COUNT) {
       return n;
+    }
+    if (functions[i] == Function.COUNT_DISTINCT) {
+      return acc.distinct == null || acc.distinct[i] == null ? 0L : (long) acc.distinct[i].size();
     }
     if (n == 0) {
       return null;

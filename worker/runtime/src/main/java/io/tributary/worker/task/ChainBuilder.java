@@ -10,6 +10,7 @@ import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.protocol.TaskDeployment;
@@ -24,6 +25,7 @@ import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.state.LongCodec;
 import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.topn.TopNOperator;
 import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
 import java.util.ArrayList;
@@ -103,6 +105,9 @@ final class ChainBuilder {
     } else if (op instanceof JoinPlan j) {
       operator = Joins.create(j);
       timerNamespaces = Joins.namespaceCodec(j);
+    } else if (op instanceof TopNPlan t) {
+      operator = new TopNOperator(t);
+      timerNamespaces = TopNOperator.namespaceCodec();
     } else if (op instanceof GroupAggregatePlan g) {
       operator = new GroupAggregateOperator(g);
       timerNamespaces = LongCodec.INSTANCE; // it registers none

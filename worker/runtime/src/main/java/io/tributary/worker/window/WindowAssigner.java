@@ -4,7 +4,8 @@ import io.tributary.plan.WindowPlan;
 
 /**
  * Assigns a timestamp to the epoch-aligned windows that contain it: tumbling and sliding windows
- * ({@link AlignedWindows}). Session windows are not assigned but merged, by their operator.
+ * ({@link AlignedWindows}), cumulating ones ({@link CumulateWindows}). Session windows are not
+ * assigned but merged, by their operator.
  */
 public interface WindowAssigner {
   /**
@@ -21,6 +22,7 @@ public interface WindowAssigner {
   static WindowAssigner of(WindowPlan window) {
     return switch (window.type()) {
       case TUMBLING, SLIDING -> new AlignedWindows(window.sizeMillis(), window.slideMillis());
+      case CUMULATE -> new CumulateWindows(window.sizeMillis(), window.slideMillis());
       case SESSION -> null;
     };
   }
