@@ -221,6 +221,7 @@ final class ApiModels {
       if (e.port() != null) {
         edge.port(e.port());
       }
+      edge.toInput(e.toInput());
       edges.add(edge);
     }
     return new ExecutionPlan(p.jobName(), p.maxParallelism(),
