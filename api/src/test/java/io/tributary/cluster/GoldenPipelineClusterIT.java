@@ -65,7 +65,7 @@ class GoldenPipelineClusterIT {
       "sessions, 3, sliding sessions, heap",
       "sessions, 2, sliding sessions, forst",
       "joins, 1, over-reserve newcomers sellers near-auction, heap",
-      "aggregates, 2, per-auction cheap so-far hot first-bid, forst"})
+      "aggregates, 2, per-auction cheap so-far hot first-bid first-in-hop, forst"})
   void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");
     String job = Pipelines.withInputs(pipeline, Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), tmp);

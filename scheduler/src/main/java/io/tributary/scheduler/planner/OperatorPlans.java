@@ -62,6 +62,9 @@ final class OperatorPlans {
     if (op.window() == null) {
       return new TransformPlan(op.id(), op.filter(), op.select());
     }
+    if (op.aggregate() == null) {
+      return new TransformPlan(op.id(), null, null, window(op.window()));
+    }
     WindowSpec w = op.window();
     return new WindowAggregatePlan(op.id(), keys, window(w), w.allowedLatenessMillis(), w.lateOutput(),
         aggregates(op.aggregate()));

@@ -91,6 +91,10 @@ public final class PlanPrinter {
       return "source " + s.id() + " (" + s.type() + ", " + s.format() + ", " + time + ")";
     }
     if (op instanceof TransformPlan t) {
+      if (t.window() != null) {
+        return "windows " + t.id() + " " + window(t.window()) + " (each row once per window, with window_start, "
+            + "window_end)";
+      }
       if (t.filter() == null && t.select() == null) {
         return "repartition " + t.id();
       }

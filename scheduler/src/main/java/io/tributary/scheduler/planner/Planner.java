@@ -179,7 +179,7 @@ public final class Planner {
 
   /** Whether {@code op} aggregates, per window or not: its input is hashed on its keys (maybe none). */
   private static boolean aggregates(OperatorSpec op) {
-    return op.window() != null || op.aggregate() != null;
+    return op.aggregate() != null;
   }
 
   /** Whether {@code op} aggregates without keys: one global window or group, at parallelism 1. */

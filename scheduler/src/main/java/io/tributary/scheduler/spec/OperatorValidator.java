@@ -42,7 +42,7 @@ final class OperatorValidator {
       errors.add(new SpecError(at, "an operator needs at least one of filter, select, keyBy and window"));
     }
     if (op.window() != null && op.aggregate() == null) {
-      errors.add(new SpecError(at + "/window", "a window needs an aggregate"));
+      windowAssignment(op, at, errors);
     }
     if (op.window() != null || op.aggregate() != null) {
       String hint = " cannot be combined with a" + (op.window() != null ? " window" : "n aggregate")
@@ -79,6 +79,23 @@ final class OperatorValidator {
       case "union" -> op.union();
       default -> op.join();
     };
+  }
+
+  /** A window without an aggregate assigns aligned windows to rows: nothing to key, nothing late. */
+  private static void windowAssignment(OperatorSpec op, String at, List<SpecError> errors) {
+    WindowSpec w = op.window();
+    if ("session".equals(w.type())) {
+      errors.add(new SpecError(at + "/window/type", "a session window needs an aggregate: sessions are known only "
+          + "when they close (a window without an aggregate assigns tumbling, sliding or cumulate windows to rows)"));
+    }
+    if (w.allowedLatenessMillis() > 0 || w.lateOutput() != null) {
+      errors.add(new SpecError(at + "/window/" + (w.lateOutput() != null ? "lateOutput" : "allowedLateness"),
+          "applies to a window with an aggregate; a window without one only assigns windows to rows"));
+    }
+    if (op.keyBy() != null) {
+      errors.add(new SpecError(at + "/keyBy", "a window without an aggregate only assigns windows to rows: key them "
+          + "in an operator after this one"));
+    }
   }
 
   private static void notWith(String what, String part, Object value, String hint, String at,

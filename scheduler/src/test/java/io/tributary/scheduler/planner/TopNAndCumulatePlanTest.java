@@ -86,6 +86,37 @@ class TopNAndCumulatePlanTest {
   }
 
   @Test
+  void aWindowWithoutAnAggregateAssignsWindowsToRowsChainedAndATopNRanksThem() {
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse(SOURCES + """
+        operators:
+          - {id: hop, input: bids, window: {type: sliding, size: 10s, slide: 5s}}
+          - id: first
+            input: hop
+            topN: {partitionBy: [window_start, window_end, auction], orderBy: [{field: dateTime}], limit: 1}
+        sinks: {k: {input: first, type: stdout}}
+        """));
+
+    assertThat(plan.stages()).extracting(s -> s.name()).containsExactly("bids -> hop", "first -> k");
+    assertThat(plan.stage(0).operator("hop")).isEqualTo(new io.tributary.plan.TransformPlan("hop", null, null,
+        WindowPlan.sliding(10_000, 5_000)));
+    assertThat(PlanPrinter.describe(plan)).contains("windows hop sliding 10000ms every 5000ms (each row once per "
+        + "window, with window_start, window_end)");
+    assertThat(errors(SOURCES + """
+        operators:
+          - {id: s, input: bids, window: {type: session, gap: 1s}}
+          - {id: k, input: bids, keyBy: [auction], window: {type: tumbling, size: 1s, lateOutput: late}}
+        sinks: {k2: {input: s, type: stdout}}
+        """)).containsExactly(
+            new SpecError("/operators/0/window/type", "a session window needs an aggregate: sessions are known only "
+                + "when they close (a window without an aggregate assigns tumbling, sliding or cumulate windows to "
+                + "rows)"),
+            new SpecError("/operators/1/window/lateOutput", "applies to a window with an aggregate; a window "
+                + "without one only assigns windows to rows"),
+            new SpecError("/operators/1/keyBy", "a window without an aggregate only assigns windows to rows: key "
+                + "them in an operator after this one"));
+  }
+
+  @Test
   void aTopNNeedsEventTime() {
     assertThat(errors("""
         name: job

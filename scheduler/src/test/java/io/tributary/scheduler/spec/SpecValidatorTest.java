@@ -108,7 +108,8 @@ class SpecValidatorTest {
 
     assertThat(errors).containsExactly(
         new SpecError("/operators/0", "an operator needs at least one of filter, select, keyBy and window"),
-        new SpecError("/operators/1/window", "a window needs an aggregate"),
+        new SpecError("/operators/1/window/type", "a session window needs an aggregate: sessions are known only when "
+            + "they close (a window without an aggregate assigns tumbling, sliding or cumulate windows to rows)"),
         new SpecError("/operators/1/filter",
             "filter cannot be combined with a window in one operator; put it in an operator before this one"),
         new SpecError("/operators/2/select",
