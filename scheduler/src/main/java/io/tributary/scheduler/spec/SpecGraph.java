@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * The names a spec's {@code input} fields may refer to, and who produces each: a source or an
  * operator on its main output, or on a side output (a source's dead-letter output, a window's late
- * output), and which names are upsert streams. Sinks produce nothing. When a name is declared twice the first declaration wins (the
- * validator reports the duplicate).
+ * output); and which names are upsert streams. Sinks produce nothing. When a name is declared
+ * twice the first declaration wins (the validator reports the duplicate).
  */
 public final class SpecGraph {
   /**
