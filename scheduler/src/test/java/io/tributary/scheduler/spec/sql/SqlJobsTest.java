@@ -50,7 +50,7 @@ class SqlJobsTest {
     OperatorSpec window = spec.operators().get(0);
     assertThat(window.input()).isEqualTo("bid");
     assertThat(window.keyBy()).containsExactly("auction");
-    assertThat(window.window()).isEqualTo(new WindowSpec("tumbling", 10_000, 0, 0, 0, null));
+    assertThat(window.window()).isEqualTo(new WindowSpec("tumbling", 10_000, 0, 0, 0, null, null));
     assertThat(window.aggregate()).containsExactly(Map.entry("num", "count(*)"), Map.entry("EXPR$2", "sum(\"price\")"));
     OperatorSpec into = spec.operators().get(1);
     assertThat(into.select()).containsExactly(Map.entry("auction", "\"auction\""), Map.entry("num", "\"num\""),
@@ -74,7 +74,7 @@ class SqlJobsTest {
     OperatorSpec window = spec.operators().get(1);
     assertThat(window.input()).isEqualTo(before.id());
     assertThat(window.keyBy()).containsExactly("EXPR$0");
-    assertThat(window.window()).isEqualTo(new WindowSpec("sliding", 10_000, 2_000, 0, 0, null));
+    assertThat(window.window()).isEqualTo(new WindowSpec("sliding", 10_000, 2_000, 0, 0, null, null));
   }
 
   @Test
@@ -87,7 +87,7 @@ class SqlJobsTest {
         """), "q").spec();
 
     assertThat(spec.operators().get(0).keyBy()).containsExactly("bidder");
-    assertThat(spec.operators().get(0).window()).isEqualTo(new WindowSpec("session", 0, 0, 10_000, 0, null));
+    assertThat(spec.operators().get(0).window()).isEqualTo(new WindowSpec("session", 0, 0, 10_000, 0, null, null));
   }
 
   @Test
@@ -105,7 +105,7 @@ class SqlJobsTest {
     OperatorSpec top = spec.operators().get(1);
     assertThat(top.input()).isEqualTo(counts.id());
     assertThat(top.isGlobalWindow()).isTrue();
-    assertThat(top.window()).isEqualTo(new WindowSpec("tumbling", 2_000, 0, 0, 0, null));
+    assertThat(top.window()).isEqualTo(new WindowSpec("tumbling", 2_000, 0, 0, 0, null, null));
     assertThat(top.aggregate()).containsExactly(Map.entry("EXPR$2", "max(\"num\")"));
     OperatorSpec starts = spec.operators().get(2);
     assertThat(starts.select()).containsEntry("window_start", "(\"window_end\" - 10000)");

@@ -11,6 +11,14 @@ final class SqlTexts {
       ) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'events' = '1000');
       """;
 
+  /** Nexmark auctions with event time, 100 of them. */
+  static final String AUCTIONS = """
+      CREATE TABLE auction (
+        id BIGINT, seller BIGINT, category BIGINT, reserve BIGINT, dateTime TIMESTAMP(3), expires TIMESTAMP(3),
+        WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND
+      ) WITH ('connector' = 'nexmark', 'kind' = 'auction', 'events' = '100');
+      """;
+
   private SqlTexts() {}
 
   /** {@link #BIDS}, a blackhole sink {@code results} of {@code columns} and {@code statements}. */

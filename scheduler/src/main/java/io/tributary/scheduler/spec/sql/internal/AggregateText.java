@@ -7,9 +7,9 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 
 /**
  * Writes an aggregate call of a relational plan as the spec's aggregate text: {@code count(*)},
- * {@code count(x)}, {@code sum(x)}, {@code min(x)}, {@code max(x)}, {@code avg(x)}. A {@code
- * FILTER (WHERE c)} becomes a CASE on the argument ({@code count(*)} becomes a sum of 1s), which
- * is the same since aggregates skip nulls.
+ * {@code count(x)}, {@code count(DISTINCT x)}, {@code sum(x)}, {@code min(x)}, {@code max(x)},
+ * {@code avg(x)}. A {@code FILTER (WHERE c)} becomes a CASE on the argument ({@code count(*)}
+ * becomes a sum of 1s), which is the same since aggregates skip nulls.
  */
 final class AggregateText {
   private AggregateText() {}
@@ -20,10 +20,10 @@ final class AggregateText {
    */
   static String of(AggregateCall call, IntFunction<String> column) {
     String name = call.getAggregation().getName();
-    if (call.isDistinct()) {
-      throw new Unsupported(name + "(DISTINCT ...) is not supported yet", name);
-    }
     SqlKind kind = call.getAggregation().getKind();
+    if (call.isDistinct() && kind != SqlKind.COUNT) {
+      throw new Unsupported(name + "(DISTINCT ...) is not supported; COUNT(DISTINCT x) is", name);
+    }
     String function = switch (kind) {
       case COUNT -> "count";
       case SUM, SUM0 -> "sum";
@@ -41,10 +41,13 @@ final class AggregateText {
     if (call.getArgList().isEmpty()) {
       return filter == null ? "count(*)" : "sum(CASE WHEN " + filter + " THEN 1 ELSE 0 END)";
     }
+    if (call.getArgList().size() > 1) {
+      throw new Unsupported(name + " of several columns is not supported", name);
+    }
     String arg = column.apply(call.getArgList().get(0));
     if (filter != null) {
       arg = "CASE WHEN " + filter + " THEN " + arg + " ELSE NULL END";
     }
-    return function + "(" + arg + ")";
+    return function + "(" + (call.isDistinct() ? "DISTINCT " : "") + arg + ")";
   }
 }

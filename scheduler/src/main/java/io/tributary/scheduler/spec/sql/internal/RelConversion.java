@@ -23,7 +23,13 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  * input), the shape of Tributary's transform operator.
  */
 final class RelConversion implements RelOptTable.ViewExpander {
+  /**
+   * Conditions into joins (a condition on one side to before the join; one of both sides into its
+   * condition, where the join's keys and time bounds are found), then filters and projections merged.
+   */
   private static final HepProgram NORMALIZE = new HepProgramBuilder()
+      .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
+          CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE))
       .addRuleCollection(List.of(CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC, CoreRules.CALC_MERGE,
           CoreRules.CALC_REMOVE))
       .build();
@@ -40,17 +46,22 @@ final class RelConversion implements RelOptTable.ViewExpander {
     return cluster.getRexBuilder();
   }
 
-  /** The plan of {@code statement}, which {@code validator} validated. */
+  /**
+   * The plan of {@code statement}, which {@code validator} validated: columns no one reads dropped
+   * as early as possible (so exchanges carry what is used), then normalized.
+   */
   RelNode convert(SqlNode statement, SqlValidator validator) {
-    RelRoot root = converter(validator).convertQuery(statement, false, true);
+    SqlToRelConverter converter = converter(validator);
+    RelRoot root = converter.convertQuery(statement, false, true);
+    RelNode trimmed = converter.trimUnusedFields(true, root.rel);
     HepPlanner hep = new HepPlanner(NORMALIZE);
-    hep.setRoot(root.rel);
+    hep.setRoot(trimmed);
     return hep.findBestExp();
   }
 
   private SqlToRelConverter converter(SqlValidator validator) {
     SqlToRelConverter.Config config = SqlToRelConverter.config()
-        .withTrimUnusedFields(false)
+        .withTrimUnusedFields(true)
         .withInSubQueryThreshold(Integer.MAX_VALUE);
     return new SqlToRelConverter(this, validator, catalog.reader(), cluster, StandardConvertletTable.INSTANCE, config);
   }

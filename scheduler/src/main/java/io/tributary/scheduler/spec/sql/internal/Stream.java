@@ -18,10 +18,13 @@ import java.util.List;
  *     none is
  * @param timeOffset the record's event time minus the time column's value (-1 for window results,
  *     stamped {@code window_end - 1})
- * @param window for rows of window results: their window and columns; null otherwise
+ * @param window for rows of windows (window results, or rows a window table function assigned
+ *     windows): their window and columns; null otherwise
+ * @param upsert whether the records are an upsert stream (an unbounded GROUP BY's), which only a
+ *     sink may take
  */
 record Stream(String node, String filter, List<String> exprs, List<String> fields, int time, long timeOffset,
-    Window window) {
+    Window window, boolean upsert) {
   Stream {
     exprs = List.copyOf(exprs);
     fields = fields == null ? null : List.copyOf(fields);
@@ -29,12 +32,12 @@ record Stream(String node, String filter, List<String> exprs, List<String> field
 
   /** The stream of all records of {@code node}, which hold exactly {@code fields}. */
   static Stream of(String node, List<String> fields, int time, long timeOffset, Window window) {
-    return new Stream(node, null, quoted(fields), fields, time, timeOffset, window);
+    return new Stream(node, null, quoted(fields), fields, time, timeOffset, window, false);
   }
 
   /** The stream of all records of {@code node} read as {@code columns} (fields it may hold, among others). */
   static Stream reading(String node, List<String> columns, int time) {
-    return new Stream(node, null, quoted(columns), null, time, 0, null);
+    return new Stream(node, null, quoted(columns), null, time, 0, null, false);
   }
 
   /**
@@ -46,10 +49,13 @@ record Stream(String node, String filter, List<String> exprs, List<String> field
    * @param size the length of the longest window
    * @param start the column of {@code window_start}; -1 if dropped
    * @param end the column of {@code window_end}
+   * @param results whether rows are results of windows, one per window and key, stamped {@code
+   *     window_end - 1}; else rows a window table function assigned windows, keeping their times
    */
-  record Window(com.fasterxml.jackson.databind.node.ObjectNode spec, long period, long size, int start, int end) {
+  record Window(com.fasterxml.jackson.databind.node.ObjectNode spec, long period, long size, int start, int end,
+      boolean results) {
     Window moved(int newStart, int newEnd) {
-      return new Window(spec, period, size, newStart, newEnd);
+      return new Window(spec, period, size, newStart, newEnd, results);
     }
   }
 
@@ -65,13 +71,13 @@ record Stream(String node, String filter, List<String> exprs, List<String> field
 
   /** This stream with other columns (expressions over the same records) and window. */
   Stream withColumns(List<String> newExprs, int newTime, Window newWindow) {
-    return new Stream(node, filter, newExprs, fields, newTime, timeOffset, newWindow);
+    return new Stream(node, filter, newExprs, fields, newTime, timeOffset, newWindow, upsert);
   }
 
   /** This stream with {@code condition} (over the same records) added to its filter. */
   Stream filtered(String condition) {
     String f = filter == null ? condition : "(" + filter + " AND " + condition + ")";
-    return new Stream(node, f, exprs, fields, time, timeOffset, window);
+    return new Stream(node, f, exprs, fields, time, timeOffset, window, upsert);
   }
 
   /** The same records read through {@code columns}, columns of this one. */
@@ -90,6 +96,11 @@ record Stream(String node, String filter, List<String> exprs, List<String> field
     }
     int e = columns.indexOf(window.end());
     return e < 0 ? null : window.moved(columns.indexOf(window.start()), e);
+  }
+
+  /** This stream as an upsert stream. */
+  Stream asUpsert() {
+    return new Stream(node, filter, exprs, fields, time, timeOffset, window, true);
   }
 
   static List<String> quoted(List<String> names) {

@@ -10,12 +10,14 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.SqlKind;
 
@@ -39,6 +41,9 @@ final class Translator {
   private final Map<String, Stream> memo = new HashMap<>();
   private final Map<String, String> materialized = new HashMap<>();
   private final WindowAggregates windows = new WindowAggregates(this);
+  private final GroupAggregates groups = new GroupAggregates(this);
+  private final Joins joins = new Joins(this);
+  private final TopNs topNs = new TopNs(this);
   private Positions positions;
   private String context;
 
@@ -66,8 +71,12 @@ final class Translator {
         throw new SqlProblem(positions.statement(), "table '" + sink.name() + "' is written by an earlier INSERT: "
             + "write one INSERT ... SELECT ... UNION ALL SELECT ... instead");
       }
-      Stream in = translate(modify.getInput());
-      doc.sink(sink, materialize(in, sink.columns()).node(), positions.statement());
+      Stream upsert = upsert(modify.getInput(), sink.columns());
+      if (upsert != null) {
+        doc.sink(sink, upsert.node(), positions.statement());
+      } else {
+        doc.sink(sink, materialize(translate(modify.getInput()), sink.columns()).node(), positions.statement());
+      }
     } catch (Unsupported u) {
       throw new SqlProblem(positions.of(u), u.getMessage());
     }
@@ -100,6 +109,48 @@ final class Translator {
     return Stream.of(id, names, in.time(), in.timeOffset(), in.window());
   }
 
+  /**
+   * The upsert stream of an unbounded GROUP BY written straight into a sink whose columns are
+   * {@code columns} (its keys and aggregates named as them, since no operator may take an upsert
+   * stream to rename them), or null when {@code input} is none.
+   */
+  private Stream upsert(RelNode input, List<String> columns) {
+    Calc calc = input instanceof Calc c ? c : null;
+    RelNode below = calc == null ? input : calc.getInput();
+    if (!(below instanceof Aggregate agg) || windows.windowed(agg)) {
+      return null;
+    }
+    List<String> names = new ArrayList<>(java.util.Collections.nCopies(agg.getRowType().getFieldCount(), null));
+    for (int i = 0; i < columns.size(); i++) {
+      int column = i;
+      if (calc != null) {
+        RexNode e = calc.getProgram().expandLocalRef(calc.getProgram().getProjectList().get(i));
+        column = calc.getProgram().getCondition() == null && e instanceof RexInputRef ref ? ref.getIndex() : -1;
+      }
+      if (column < 0 || names.get(column) != null) {
+        throw new Unsupported("an unbounded GROUP BY (one without a window) gives an upsert stream, which only a "
+            + "sink may take: select its columns as they are, each once, with no condition (HAVING) or expression",
+            SqlKind.SELECT);
+      }
+      names.set(column, columns.get(i));
+    }
+    if (names.contains(null)) {
+      throw new Unsupported("an unbounded GROUP BY writes every key and aggregate: select each of them",
+          SqlKind.SELECT);
+    }
+    return groups.aggregate(agg, names);
+  }
+
+  /** The stream of {@code rel}'s rows, which an operator reads: not an upsert stream. */
+  Stream input(RelNode rel) {
+    Stream s = translate(rel);
+    if (s.upsert()) {
+      throw new Unsupported("an unbounded GROUP BY (one without a window) gives an upsert stream, which only a sink "
+          + "may take; group by window_start and window_end of a window to read its results further", SqlKind.SELECT);
+    }
+    return s;
+  }
+
   /** The stream of {@code rel}'s rows. */
   Stream translate(RelNode rel) {
     String key = RelOptUtil.toString(rel);
@@ -110,10 +161,22 @@ final class Translator {
     Stream s;
     if (rel instanceof TableScan scan) {
       s = scan(scan);
+    } else if (rel instanceof Calc calc && TopNs.has(calc)) {
+      s = topNs.topN(calc);
+    } else if (rel instanceof Calc calc && calc.getInput() instanceof Join join
+        && !memo.containsKey(RelOptUtil.toString(join))) {
+      s = joins.join(join, calc.getProgram());
     } else if (rel instanceof Calc calc) {
       s = calc(calc);
     } else if (rel instanceof Aggregate aggregate) {
-      s = windows.aggregate(aggregate);
+      Stream windowed = windows.aggregate(aggregate);
+      s = windowed != null ? windowed : groups.aggregate(aggregate, null);
+    } else if (rel instanceof Join join) {
+      s = joins.join(join);
+    } else if (rel instanceof Union union) {
+      s = union(union);
+    } else if (rel instanceof TableFunctionScan tvf && WindowCall.is(tvf)) {
+      s = windows.assign(tvf);
     } else {
       throw unsupported(rel);
     }
@@ -138,10 +201,7 @@ final class Translator {
    */
   private Stream calc(Calc calc) {
     RexProgram program = calc.getProgram();
-    if (program.containsAggs() || program.getExprList().stream().anyMatch(e -> e instanceof RexOver)) {
-      throw new Unsupported("window functions (OVER) are not supported yet", SqlKind.OVER);
-    }
-    Stream in = translate(calc.getInput());
+    Stream in = input(calc.getInput());
     Stream s = calc(program, in);
     if (s.exprs().stream().anyMatch(e -> e.length() > LONG_EXPRESSION)) {
       s = calc(program, materialize(in, calc.getInput().getRowType().getFieldNames()));
@@ -185,6 +245,30 @@ final class Translator {
     return end < 0 ? null : in.window().moved(start, end);
   }
 
+  /**
+   * UNION ALL: the inputs' rows written with the union's column names, into a union operator. Its
+   * time and window columns are the inputs' when they all agree on them.
+   */
+  private Stream union(Union union) {
+    if (!union.all) {
+      throw new Unsupported("UNION (without ALL) is not supported: write UNION ALL", SqlKind.UNION);
+    }
+    List<String> names = union.getRowType().getFieldNames();
+    List<Stream> inputs = new ArrayList<>();
+    for (RelNode input : union.getInputs()) {
+      inputs.add(materialize(input(input), names));
+    }
+    Stream first = inputs.get(0);
+    boolean sameTime = inputs.stream().allMatch(i -> i.time() == first.time() && i.timeOffset() == first.timeOffset());
+    boolean sameWindow = inputs.stream().allMatch(i -> java.util.Objects.equals(i.window(), first.window()));
+    ObjectNode body = JSON.objectNode();
+    var ids = body.putArray("union");
+    inputs.forEach(i -> ids.add(i.node()));
+    String id = operator("union", body);
+    return Stream.of(id, names, sameTime ? first.time() : -1, sameTime ? first.timeOffset() : 0,
+        sameWindow ? first.window() : null);
+  }
+
   /** Expression texts over the records of {@code in}, its columns read by its expressions. */
   RexText text(Stream in) {
     return new RexText(rex, i -> in.exprs().get(i));
@@ -202,14 +286,13 @@ final class Translator {
   private static Unsupported unsupported(RelNode rel) {
     String type = rel.getRelTypeName().replaceFirst("^Logical", "");
     return switch (type) {
-      case "Join" -> new Unsupported("JOIN is not supported yet", SqlKind.JOIN);
-      case "Union", "Intersect", "Minus" -> new Unsupported(type.toUpperCase() + " is not supported yet",
-          type.equals("Union") ? SqlKind.UNION : type.equals("Intersect") ? SqlKind.INTERSECT : SqlKind.EXCEPT);
+      case "Intersect", "Minus" -> new Unsupported(type.toUpperCase() + " is not supported",
+          type.equals("Intersect") ? SqlKind.INTERSECT : SqlKind.EXCEPT);
       case "Sort" -> new Unsupported("ORDER BY, LIMIT and OFFSET are not supported in a streaming job",
           SqlKind.ORDER_BY);
       case "Values" -> new Unsupported("VALUES is not supported: a job reads its tables", SqlKind.VALUES);
-      case "TableFunctionScan" -> new Unsupported("a window table function (TUMBLE, HOP, SESSION, CUMULATE) must be "
-          + "aggregated: GROUP BY window_start, window_end", SqlKind.OTHER_FUNCTION);
+      case "TableFunctionScan" -> new Unsupported("table functions other than TUMBLE, HOP, SESSION and CUMULATE are "
+          + "not supported", SqlKind.OTHER_FUNCTION);
       default -> new Unsupported(type + " is not supported", (String) null);
     };
   }

@@ -21,7 +21,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Translates GROUP BY over windows into window operators: an aggregate over a window table
- * function ({@code TUMBLE}, {@code HOP}, {@code SESSION}) grouped by {@code window_start},
+ * function ({@code TUMBLE}, {@code HOP}, {@code SESSION}, {@code CUMULATE}) grouped by {@code window_start},
  * {@code window_end} and keys; and an aggregate over window results grouped by their
  * {@code window_start} and {@code window_end} (a cascade, as Flink runs it): a tumbling window of
  * the distance between consecutive window ends, over results stamped {@code window_end - 1}.
@@ -39,6 +39,47 @@ final class WindowAggregates {
     this.t = t;
   }
 
+  /** Whether {@code agg} aggregates windows (else it is an unbounded GROUP BY). */
+  boolean windowed(Aggregate agg) {
+    RelNode input = agg.getInput();
+    RelNode below = input instanceof Calc c ? c.getInput() : input;
+    if (below instanceof TableFunctionScan tvf && WindowCall.is(tvf)) {
+      return true;
+    }
+    Stream.Window w = t.translate(input).window();
+    return w != null && w.start() >= 0 && agg.getGroupSet().get(w.start()) && agg.getGroupSet().get(w.end());
+  }
+
+  /**
+   * Rows of a window table function read otherwise than by a GROUP BY (by a top-N, a join): a
+   * window operator without aggregates assigning each record its windows, appending
+   * {@code window_start} and {@code window_end} and keeping its time.
+   */
+  Stream assign(TableFunctionScan tvf) {
+    WindowCall w = WindowCall.of(tvf);
+    if (!w.aligned()) {
+      throw new Unsupported("SESSION windows are known only when they close: GROUP BY their window_start and "
+          + "window_end", "SESSION");
+    }
+    Stream x = t.input(tvf.getInput(0));
+    if (w.timeColumn() != x.time() || x.timeOffset() != 0) {
+      throw new Unsupported(w.function() + "'s DESCRIPTOR must name the event-time column of its input (the column "
+          + "of WATERMARK FOR, passed on unchanged)", "DESCRIPTOR");
+    }
+    Stream records = x.filter() == null ? x : t.materialize(x, tvf.getInput(0).getRowType().getFieldNames());
+    ObjectNode body = JSON.objectNode();
+    body.put("input", records.node());
+    body.set("window", w.spec());
+    String id = t.operator("windows", body);
+    List<String> exprs = new ArrayList<>(records.exprs());
+    int n = exprs.size();
+    exprs.add(Names.quote("window_start"));
+    exprs.add(Names.quote("window_end"));
+    Stream.Window window = new Stream.Window(w.spec(), w.period(), w.size(), n, n + 1, false);
+    return new Stream(id, null, exprs, null, records.time(), 0, window, false);
+  }
+
+  /** The window operator of {@code agg}, or null when it is no aggregate over windows (an unbounded GROUP BY). */
   Stream aggregate(Aggregate agg) {
     if (agg.getGroupType() != Aggregate.Group.SIMPLE) {
       throw new Unsupported("GROUPING SETS, ROLLUP and CUBE are not supported", SqlKind.GROUPING_SETS);
@@ -49,22 +90,23 @@ final class WindowAggregates {
     if (below instanceof TableFunctionScan tvf && WindowCall.is(tvf)) {
       return overWindow(agg, calc, tvf);
     }
-    Stream in = t.translate(input);
+    Stream in = t.input(input);
     Stream.Window w = in.window();
     if (w != null && w.start() >= 0 && agg.getGroupSet().get(w.start()) && agg.getGroupSet().get(w.end())) {
+      if (!w.results()) {
+        throw new Unsupported("GROUP BY window_start, window_end of rows that are not window results: aggregate the "
+            + "window table function directly (FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end)",
+            SqlKind.SELECT);
+      }
       return cascade(agg, in);
     }
-    throw new Unsupported("GROUP BY without window_start and window_end of a window (TUMBLE, HOP, SESSION) is "
-        + "not supported yet", SqlKind.SELECT);
+    return null;
   }
 
   /** An aggregate over {@code TUMBLE|HOP|SESSION(...)}, through an optional calculation. */
   private Stream overWindow(Aggregate agg, Calc calc, TableFunctionScan tvf) {
     WindowCall w = WindowCall.of(tvf);
-    if (w.function().equals("CUMULATE")) {
-      throw new Unsupported("CUMULATE windows are not supported yet", "CUMULATE");
-    }
-    Stream x = t.translate(tvf.getInput(0));
+    Stream x = t.input(tvf.getInput(0));
     int n = x.exprs().size();
     if (w.timeColumn() != x.time() || x.timeOffset() != 0) {
       throw new Unsupported(w.function() + "'s DESCRIPTOR must name the event-time column of its input (the column "
@@ -92,7 +134,7 @@ final class WindowAggregates {
     in = in.withColumns(exprs, -1, null);
     checkSessionKeys(w, g, columns);
     ObjectNode spec = w.spec();
-    return windowed(agg, g, in, spec, new Stream.Window(spec, w.aligned() ? w.period() : 0, w.size(), 0, 0));
+    return windowed(agg, g, in, spec, new Stream.Window(spec, w.aligned() ? w.period() : 0, w.size(), 0, 0, true));
   }
 
   /**
@@ -110,6 +152,10 @@ final class WindowAggregates {
     }
     List<String> aggNames = new ArrayList<>();
     ObjectNode aggregate = aggregates(agg, keyBy, aggNames, c -> records.exprs().get(at.apply(c)));
+    if (aggregate.isEmpty()) {
+      // GROUP BY without aggregates: a window needs one; its results leave it out
+      aggregate.put(fresh("_rows", new HashSet<>(keyBy)), "count(*)");
+    }
     String id = windowOperator(records.node(), keyBy, spec, aggregate);
     return result(agg, id, g, keyBy, aggNames, window);
   }
