@@ -127,6 +127,17 @@ class SqlJobsTest {
   }
 
   @Test
+  void optionsAreTypedAsTheConnectorsPropertiesExpect() {
+    JobSpec spec = SqlJobs.compile(SqlTexts.BIDS + """
+        CREATE TABLE written (auction BIGINT) WITH ('connector' = 'file', 'path' = '/tmp/out', 'changelog' = 'true');
+        INSERT INTO written SELECT auction FROM bid;
+        """, "q").spec();
+
+    assertThat(spec.sinks().get("written").properties()).containsOnly(Map.entry("path", "/tmp/out"),
+        Map.entry("changelog", true));
+  }
+
+  @Test
   void viewsAreReadLikeTables() {
     JobSpec spec = SqlJobs.compile(job("auction BIGINT, price BIGINT", """
         CREATE VIEW expensive AS SELECT auction, price FROM bid WHERE price > 1000;

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * {@code type}, every other key the field of that name (a dotted key such as
  * {@code properties.security.protocol} or {@code eventTime.idleTimeout} a field of the object
  * named by its first part), values typed as the connector's property expects (integers, numbers,
- * comma-separated lists). The spec's checks then judge them as they judge a YAML spec.
+ * booleans, comma-separated lists). The spec's checks then judge them as they judge a YAML spec.
  */
 final class ConnectorOptions {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -74,6 +74,8 @@ final class ConnectorOptions {
           ? JSON.numberNode(Long.parseLong(t)) : JSON.textNode(text);
       case POSITIVE_NUMBER -> NUMBER.matcher(t).matches() ? number(t) : JSON.textNode(text);
       case STRING_LIST -> list(text);
+      case BOOLEAN -> t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")
+          ? JSON.booleanNode(Boolean.parseBoolean(t)) : JSON.textNode(text);
       default -> JSON.textNode(text);
     };
   }

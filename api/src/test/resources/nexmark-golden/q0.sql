@@ -1,0 +1,1 @@
+SELECT auction, bidder, price, dateTime, extra FROM bid

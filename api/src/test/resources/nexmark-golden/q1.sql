@@ -1,0 +1,1 @@
+SELECT auction, bidder, CAST(0.908 AS DOUBLE) * price AS price, dateTime, extra FROM bid

@@ -1,0 +1,16 @@
+SELECT
+  strftime(epoch_ms(dateTime), '%Y-%m-%d') AS day,
+  COUNT(*),
+  COUNT(*) FILTER (WHERE price < 10000),
+  COUNT(*) FILTER (WHERE price >= 10000 AND price < 1000000),
+  COUNT(*) FILTER (WHERE price >= 1000000),
+  COUNT(DISTINCT bidder),
+  COUNT(DISTINCT bidder) FILTER (WHERE price < 10000),
+  COUNT(DISTINCT bidder) FILTER (WHERE price >= 10000 AND price < 1000000),
+  COUNT(DISTINCT bidder) FILTER (WHERE price >= 1000000),
+  COUNT(DISTINCT auction),
+  COUNT(DISTINCT auction) FILTER (WHERE price < 10000),
+  COUNT(DISTINCT auction) FILTER (WHERE price >= 10000 AND price < 1000000),
+  COUNT(DISTINCT auction) FILTER (WHERE price >= 1000000)
+FROM bid
+GROUP BY day
