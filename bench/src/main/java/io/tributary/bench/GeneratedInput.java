@@ -9,13 +9,16 @@ import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.spec.JobSpecs;
+import io.tributary.scheduler.spec.SourceSpec;
 import io.tributary.stream.Record;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The input records of a query, made outside any job by the query's own source connector (built
- * from the query's spec, one split, in the order a job at parallelism 1 reads them): to measure
- * what generating them costs, and to keep the fields a plain loop reads.
+ * The input records of a query, made outside any job by the query's own source connectors (built
+ * from the query's spec, one split each, in the order a job at parallelism 1 reads them): to
+ * measure what generating them costs, and to keep the fields a plain loop reads.
  */
 final class GeneratedInput {
   private static final int BATCH = 1024;
@@ -40,13 +43,27 @@ final class GeneratedInput {
     }
   }
 
-  /** Generates the {@code events} records of query {@code query}'s input and drops them; measured. */
-  static Cost cost(String query, long events) {
+  /**
+   * What the sources of job spec {@code spec} read, for people and as a key: each source's type,
+   * Nexmark kind and number of events, e.g. {@code nexmark bid 4,600,000 + nexmark auction 300,000}.
+   */
+  static String describe(String spec) {
+    List<String> parts = new ArrayList<>();
+    for (SourceSpec s : JobSpecs.parse(spec).sources().values()) {
+      Object kind = s.properties().get("kind");
+      Object n = s.properties().getOrDefault("events", s.properties().get("count"));
+      parts.add(s.type() + (kind == null ? "" : " " + kind) + (n instanceof Number c ? String.format(" %,d", c.longValue()) : ""));
+    }
+    return String.join(" + ", parts);
+  }
+
+  /** Generates the records of every source of job spec {@code spec} and drops them; measured. */
+  static Cost cost(String spec) {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] sink = new long[1];
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
-    long n = generate(query, events, r -> sink[0] += r.values().length);
+    long n = generate(spec, r -> sink[0] += r.values().length);
     long t1 = System.nanoTime();
     long cpu1 = os.getProcessCpuTime();
     if (sink[0] < n) {
@@ -62,7 +79,7 @@ final class GeneratedInput {
     Columns c = new Columns(new long[size], new long[size],
         input == NexmarkQueries.Input.RECORDS ? new double[size] : null);
     int[] at = {0};
-    generate(query, events, r -> {
+    generate(NexmarkQueries.spec(query, events, 1, "heap"), r -> {
       int i = at[0]++;
       if (input == NexmarkQueries.Input.RECORDS) {
         c.keys[i] = (Long) r.get(1); // {id, key, value, ts}
@@ -80,11 +97,18 @@ final class GeneratedInput {
     void accept(Record r);
   }
 
-  private static long generate(String query, long events, Consumer consumer) {
-    ExecutionPlan plan = Planner.plan(JobSpecs.parse(NexmarkQueries.spec(query, events, 1, "heap")));
-    SourcePlan sourcePlan = plan.stages().stream().flatMap(s -> s.operators().stream())
-        .filter(SourcePlan.class::isInstance).map(SourcePlan.class::cast).findFirst().orElseThrow();
-    SourceConnector source = Connectors.source(sourcePlan);
+  /** Reads every source of {@code spec} to its end, one after the other; the records read. */
+  private static long generate(String spec, Consumer consumer) {
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse(spec));
+    long n = 0;
+    for (SourcePlan source : plan.stages().stream().flatMap(s -> s.operators().stream())
+        .filter(SourcePlan.class::isInstance).map(SourcePlan.class::cast).toList()) {
+      n += read(Connectors.source(source), consumer);
+    }
+    return n;
+  }
+
+  private static long read(SourceConnector source, Consumer consumer) {
     long n = 0;
     SplitOutput out = new SplitOutput() {
       @Override

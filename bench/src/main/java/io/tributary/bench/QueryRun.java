@@ -10,6 +10,7 @@ import io.tributary.scheduler.master.RestartPolicy;
 import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
 import io.tributary.scheduler.planner.Planner;
+import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.JobSpecs;
 import io.tributary.state.forst.store.ObjectStores;
 import io.tributary.state.store.ObjectStore;
@@ -22,14 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
 
 /**
- * One run of a {@link NexmarkQueries} query on Tributary in this process ({@link LocalRun}: a job
- * master on in-process workers), its state and checkpoints in a temporary directory deleted
- * afterwards. Measured from the job's start to its end (its sinks committed): wall time, the
- * process CPU time of this JVM in between, and the records its blackhole sink took.
+ * One run of a job spec on Tributary in this process ({@link LocalRun}: a job master on in-process
+ * workers), its state and checkpoints in a temporary directory deleted afterwards. Measured from
+ * the job's start to its end (its sinks committed): wall time, the process CPU time of this JVM in
+ * between, and the records its blackhole sinks took.
  *
- * <p>{@link #main} is one measured run in a JVM of its own, for {@code bench flink}.
+ * <p>{@link #main} is one measured run of a {@link NexmarkQueries} query in a JVM of its own, for
+ * {@code bench flink}.
  */
 final class QueryRun {
   /** Job checkpoints are taken with at most this many retained. */
@@ -48,20 +51,29 @@ final class QueryRun {
   /** What a run measured. */
   record Figures(double wallSeconds, double cpuSeconds, long results) {}
 
-  /** Runs the query once and measures it. */
+  /** Runs the {@link NexmarkQueries} query once and measures it. */
   static Figures run(Settings s) throws InterruptedException {
-    ExecutionPlan plan = Planner.plan(JobSpecs.parse(
-        NexmarkQueries.spec(s.query(), s.events(), s.parallelism(), s.state())));
+    return run(NexmarkQueries.spec(s.query(), s.events(), s.parallelism(), s.state()), s.checkpointMillis());
+  }
+
+  /**
+   * Runs the job of {@code spec} once and measures it.
+   *
+   * @param checkpointMillis the checkpoint interval; 0: no checkpoints
+   */
+  static Figures run(String spec, long checkpointMillis) throws InterruptedException {
+    JobSpec job = JobSpecs.parse(spec);
+    ExecutionPlan plan = Planner.plan(job);
     Path dir = tempDir();
     ObjectStore objects = ObjectStores.open(dir.resolve("objects").toString());
     try (EmbeddedMetadataStore metadata = new EmbeddedMetadataStore(dir.resolve("metadata"));
         StateBackends state = new StateBackends(objects, dir.resolve("local"))) {
-      CheckpointStore store = s.checkpointMillis() > 0 ? new CheckpointStore(plan.jobName(), objects, metadata) : null;
-      JobMaster.Settings settings = s.checkpointMillis() > 0
-          ? new JobMaster.Settings(plan, s.checkpointMillis(), RETAINED, CHECKPOINT_TIMEOUT_MILLIS,
+      CheckpointStore store = checkpointMillis > 0 ? new CheckpointStore(plan.jobName(), objects, metadata) : null;
+      JobMaster.Settings settings = checkpointMillis > 0
+          ? new JobMaster.Settings(plan, checkpointMillis, RETAINED, CHECKPOINT_TIMEOUT_MILLIS,
               RestorePolicy.NONE, RestartPolicy.NEVER)
           : JobMaster.Settings.withoutCheckpoints(plan);
-      return measure(settings, InProcessWorkerPool.Options.of(state.factories()), store);
+      return measure(settings, InProcessWorkerPool.Options.of(state.factories()), store, job.sinks().keySet());
     } finally {
       objects.close();
       deleteTree(dir);
@@ -69,8 +81,8 @@ final class QueryRun {
   }
 
   private static Figures measure(JobMaster.Settings settings, InProcessWorkerPool.Options options,
-      CheckpointStore store) throws InterruptedException {
-    BlackholeSink.reset("out");
+      CheckpointStore store, Set<String> sinks) throws InterruptedException {
+    sinks.forEach(BlackholeSink::reset);
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
@@ -79,7 +91,8 @@ final class QueryRun {
     }
     long t1 = System.nanoTime();
     long cpu1 = os.getProcessCpuTime();
-    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, BlackholeSink.count("out"));
+    long results = sinks.stream().mapToLong(BlackholeSink::count).sum();
+    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results);
   }
 
   /**
