@@ -6,6 +6,9 @@ const KIND_LABEL: Record<string, string> = {
   source: 'source',
   transform: 'transform',
   'window-aggregate': 'window',
+  join: 'join',
+  'group-aggregate': 'group by',
+  'top-n': 'top-n',
   sink: 'sink',
 };
 

@@ -270,12 +270,15 @@ func operators(r *reader) any {
 
 func operator(r *reader) *Object {
 	id := r.requiredString("id")
-	input := r.requiredString("input")
+	join := joinOf(r.object("join"))
+	union := r.stringList("union")
+	input := inputOf(r, join != nil || r.has("join"), union)
 	filter := r.str("filter", nil)
 	sel := r.stringMap("select", false)
 	keyBy := r.stringList("keyBy")
 	window := windowOf(r.object("window"))
 	aggregate := r.stringMap("aggregate", false)
+	topN := topNOf(r.object("topN"))
 	r.rejectUnknown()
 	keys, _ := keyBy.([]any)
 	out := NewObject()
@@ -286,12 +289,45 @@ func operator(r *reader) *Object {
 	out.Set("keyBy", keyBy)
 	out.Set("window", window)
 	out.Set("aggregate", aggregate)
+	// union, join and topN: absent from the server's canonical form (not null) when not given
+	if union != nil {
+		out.Set("union", union)
+	}
+	if join != nil {
+		out.Set("join", join)
+	}
+	if topN != nil {
+		out.Set("topN", topN)
+	}
 	// OperatorSpec.isGlobalWindow(), which Jackson writes as a property too
 	out.Set("globalWindow", window != nil && len(keys) == 0)
 	return out
 }
 
-var windowTypes = []string{"tumbling", "sliding", "session"}
+// inputOf is the operator's input: required unless a union or a join names its inputs, never with them.
+func inputOf(r *reader, joins bool, union any) any {
+	if joins {
+		for _, f := range []string{"input", "union"} {
+			if r.has(f) {
+				r.fail(f, "a join reads its own inputs, join.left and join.right: remove %s", f)
+			}
+		}
+		return nil
+	}
+	if union == nil && !r.has("union") {
+		return r.requiredString("input")
+	}
+	if r.has("input") {
+		r.fail("input", "an operator reads one input or a union of several, not both")
+		return nil
+	}
+	if list, ok := union.([]any); ok && len(list) < 2 {
+		r.fail("union", "must name at least two inputs")
+	}
+	return nil
+}
+
+var windowTypes = []string{"tumbling", "sliding", "session", "cumulate"}
 
 func windowOf(o *reader) any {
 	if o == nil {
@@ -303,14 +339,18 @@ func windowOf(o *reader) any {
 	} else {
 		o.fail("type", "is required")
 	}
-	size := windowDuration(o, typ, "size", "tumbling", "sliding")
+	size := windowDuration(o, typ, "size", "tumbling", "sliding", "cumulate")
 	slide := windowDuration(o, typ, "slide", "sliding")
 	gap := windowDuration(o, typ, "gap", "session")
+	step := windowDuration(o, typ, "step", "cumulate")
 	lateness := o.duration("allowedLateness", false, int64(0))
 	lateOutput := o.str("lateOutput", nil)
 	o.rejectUnknown()
 	if slide > size && size > 0 {
 		o.fail("slide", "must not be longer than size")
+	}
+	if step > 0 && size > 0 && size%step != 0 {
+		o.fail("step", "must divide size into equal steps")
 	}
 	out := NewObject()
 	out.Set("type", typ)
@@ -319,6 +359,10 @@ func windowOf(o *reader) any {
 	out.Set("gapMillis", gap)
 	out.Set("allowedLatenessMillis", orDefault(lateness, int64(0)))
 	out.Set("lateOutput", lateOutput)
+	// WindowSpec.stepMillis: a cumulate window's only, absent for the others
+	if typ == "cumulate" {
+		out.Set("stepMillis", step)
+	}
 	return out
 }
 

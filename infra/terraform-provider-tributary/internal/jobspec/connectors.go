@@ -18,6 +18,7 @@ const (
 	kindEnum
 	kindStringList
 	kindStringMap
+	kindBoolean
 )
 
 type propertyRule struct {
@@ -56,7 +57,7 @@ var sourceRules = connectorRules{
 var sinkRules = connectorRules{
 	types: []string{"file", "kafka", "stdout", "blackhole"},
 	rules: map[string][]propertyRule{
-		"file": {req("path", kindString)},
+		"file": {req("path", kindString), opt("changelog", kindBoolean)},
 		"kafka": {req("bootstrapServers", kindString), req("topic", kindString), opt("keyFields", kindStringList),
 			oneOf("delivery", "at-least-once", "exactly-once", "upsert"), opt("transactionalIdPrefix", kindString),
 			opt("transactionTimeout", kindPositiveDuration), opt("properties", kindStringMap)},
@@ -117,6 +118,13 @@ func (p propertyRule) read(r *reader) any {
 			return nil
 		}
 		return plain(v)
+	case kindBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			r.fail(p.name, "must be true or false")
+			return nil
+		}
+		return b
 	}
 	i, ok := v.(int64)
 	if _, isBig := v.(*big.Int); !ok || isBig {

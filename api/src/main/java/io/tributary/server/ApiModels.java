@@ -21,10 +21,13 @@ import io.tributary.scheduler.lifecycle.CheckpointRef;
 import io.tributary.scheduler.lifecycle.JobView;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
+import io.tributary.plan.GroupAggregatePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.scheduler.planner.PlanPrinter;
 import io.tributary.scheduler.spec.JobSpec;
@@ -218,6 +221,7 @@ final class ApiModels {
       if (e.port() != null) {
         edge.port(e.port());
       }
+      edge.toInput(e.toInput());
       edges.add(edge);
     }
     return new ExecutionPlan(p.jobName(), p.maxParallelism(),
@@ -233,6 +237,15 @@ final class ApiModels {
     }
     if (op instanceof WindowAggregatePlan) {
       return PlanOperator.KindEnum.WINDOW_AGGREGATE;
+    }
+    if (op instanceof JoinPlan) {
+      return PlanOperator.KindEnum.JOIN;
+    }
+    if (op instanceof GroupAggregatePlan) {
+      return PlanOperator.KindEnum.GROUP_AGGREGATE;
+    }
+    if (op instanceof TopNPlan) {
+      return PlanOperator.KindEnum.TOP_N;
     }
     return PlanOperator.KindEnum.TRANSFORM;
   }

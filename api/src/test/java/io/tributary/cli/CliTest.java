@@ -73,6 +73,15 @@ class CliTest {
   }
 
   @Test
+  void theSqlOperatorsExampleIsValid() throws Exception {
+    int code = Main.execute("validate", Path.of("../examples/sql-operators.yaml").toString());
+    assertThat(code).as(std.err()).isZero();
+    assertThat(std.out()).contains("window join tumbling 10000ms bids-on-auctions", "top 3 hottest",
+        "interval join", "group aggregate per-seller keyBy [seller] (an upsert stream)",
+        "sink sellers (file, json, upserts keyed by [seller])");
+  }
+
+  @Test
   void runProcessesABoundedJobToTheEndAndCommitsItsOutput() throws Exception {
     Path input = tmp.resolve("in.jsonl");
     Files.writeString(input, """

@@ -57,6 +57,22 @@ public final class Pipelines {
     return lines;
   }
 
+  /**
+   * {@code template} with each {@code ${input:NAME}} replaced by a copy, in {@code dir}, of the
+   * pipeline's input file {@code pipelines/<pipeline>/NAME.jsonl} (for jobs with several sources).
+   */
+  public static String withInputs(String pipeline, String template, Path dir) throws IOException {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{input:([a-z0-9-]+)}").matcher(template);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      Path copy = dir.resolve(m.group(1) + ".jsonl");
+      Files.writeString(copy, resource("pipelines/" + pipeline + "/" + m.group(1) + ".jsonl"));
+      m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(copy.toString()));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
   public static String resource(String name) throws IOException {
     try (var in = Pipelines.class.getResourceAsStream("/" + name)) {
       if (in == null) {

@@ -13,7 +13,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.checkpoint.CheckpointCodec;
 import io.tributary.checkpoint.CheckpointMetadata;
-import io.tributary.scheduler.checkpoint.CheckpointCoordinator;
 import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.state.store.ObjectStore;
 import io.tributary.protocol.Failure;
@@ -21,9 +20,6 @@ import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,7 +51,7 @@ class SavepointRestoreIT {
   @Test
   void aRestoreWithAnotherMaxParallelismIsRefusedAndNotRetried() throws Exception {
     Path out = tmp.resolve("out");
-    String savepoint = runUntilSavepoint(CheckpointFaultIT.bidsPerAuction(out, "heap", 8000), out, 2);
+    String savepoint = SavepointRuns.runUntilSavepoint(tmp, CheckpointFaultIT.bidsPerAuction(out, "heap", 8000), out, 2);
 
     String changed = CheckpointFaultIT.bidsPerAuction(out, "heap", 8000) + "maxParallelism: 64\n";
     RunEvents events = new RunEvents();
@@ -82,7 +78,7 @@ class SavepointRestoreIT {
         "heap", 0), null), tmp.resolve("reference"));
     String job = plan(spec, 2).jobName();
 
-    String savepoint = runUntilSavepoint(spec, out, 2);
+    String savepoint = SavepointRuns.runUntilSavepoint(tmp, spec, out, 2);
     String dir = savepoint.substring(0, savepoint.lastIndexOf('/'));
     String copy = "elsewhere/" + dir.substring(dir.lastIndexOf('/') + 1);
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"))) {
@@ -156,7 +152,7 @@ class SavepointRestoreIT {
     List<String> expected = FaultRuns.reference(plan(CheckpointFaultIT.bidsPerAuction(tmp.resolve("reference"),
         "heap", 0), null), tmp.resolve("reference"));
 
-    String savepoint = runUntilSavepoint(spec, out, before);
+    String savepoint = SavepointRuns.runUntilSavepoint(tmp, spec, out, before);
     List<String> stopped = committed(out);
     assertThat(stopped).as("output of the checkpoints before the savepoint").isNotEmpty();
     assertThat(stopped.size()).as("the job stopped before its end").isLessThan(expected.size());
@@ -174,49 +170,5 @@ class SavepointRestoreIT {
     assertThat(actual).as("committed output; %s", events.timeline()).containsExactlyElementsOf(expected);
     FaultRuns.assertOneResultPerKeyAndWindow(actual, "auction");
     assertThat(hidden(out)).isEmpty();
-  }
-
-  /**
-   * Runs the job until two checkpoints completed and the first results are committed, takes a
-   * savepoint and stops the job as the savepoint completes (before any later checkpoint can commit
-   * more output).
-   *
-   * @return the savepoint's path, as reported when it completed
-   */
-  private String runUntilSavepoint(String spec, Path out, int parallelism) throws Exception {
-    FailingSources sources = new FailingSources(0);
-    sources.holdEnds(); // the job runs until it is stopped
-    CountDownLatch started = new CountDownLatch(1);
-    AtomicReference<LocalRun> running = new AtomicReference<>();
-    RunEvents events = new RunEvents((n, md) -> {
-      if (md.isSavepoint()) {
-        running.get().cancel(); // stop with savepoint
-      } else if (n >= 2 && !committed(out).isEmpty()) {
-        started.countDown();
-      }
-    });
-    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
-        LocalRun runner = checkpoints.runner(plan(spec, parallelism), 100, RestorePolicy.NONE, sources, events)) {
-      running.set(runner);
-      CompletableFuture<Throwable> ended = new CompletableFuture<>();
-      Thread thread = new Thread(() -> {
-        try {
-          runner.run();
-          ended.complete(null);
-        } catch (Throwable e) {
-          ended.complete(e);
-        }
-      }, "savepointed-run");
-      thread.start();
-      assertThat(started.await(30, TimeUnit.SECONDS)).as("first results committed; %s", events.timeline()).isTrue();
-      CheckpointMetadata savepoint = runner.savepoint("user").get(30, TimeUnit.SECONDS);
-      assertThat(savepoint.isSavepoint()).isTrue();
-      assertThat(ended.get(30, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
-      thread.join();
-      CheckpointCoordinator.CheckpointStats stats = events.stats.stream()
-          .filter(s -> s.id() == savepoint.id()).findFirst().orElseThrow();
-      assertThat(stats.path()).contains("savepoints/sp-" + savepoint.id());
-      return stats.path();
-    }
   }
 }

@@ -4,16 +4,21 @@ import io.tributary.expr.AggregateCall;
 import io.tributary.expr.Expressions;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.EventTimePlan;
+import io.tributary.plan.GroupAggregatePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
 import io.tributary.scheduler.spec.EventTimeSpec;
+import io.tributary.scheduler.spec.JoinSpec;
 import io.tributary.scheduler.spec.OperatorSpec;
 import io.tributary.scheduler.spec.SinkSpec;
 import io.tributary.scheduler.spec.SourceSpec;
+import io.tributary.scheduler.spec.TopNSpec;
 import io.tributary.scheduler.spec.WindowSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,19 +36,50 @@ final class OperatorPlans {
     return new SourcePlan(s.id(), s.type(), s.format(), eventTime, rate, s.deadLetterOutput(), s.properties());
   }
 
-  static SinkPlan sink(SinkSpec s) {
-    return new SinkPlan(s.id(), s.type(), s.format(), s.properties());
+  /** @param upsertKey when the sink reads an upsert stream, its key; else null */
+  static SinkPlan sink(SinkSpec s, List<String> upsertKey) {
+    return new SinkPlan(s.id(), s.type(), s.format(), s.properties(), upsertKey);
   }
 
-  /** A window aggregate for an operator with a window, else a transform (possibly a bare repartition). */
+  /**
+   * A join; a window aggregate for an operator with a window, a group aggregate for one with an
+   * aggregate and no window; else a transform (possibly a bare repartition or union).
+   */
   static OperatorPlan operator(OperatorSpec op) {
+    if (op.join() != null) {
+      return join(op.id(), op.join(), op.filter(), op.select());
+    }
+    if (op.topN() != null) {
+      TopNSpec t = op.topN();
+      List<TopNPlan.SortKey> order = t.orderBy().stream()
+          .map(k -> new TopNPlan.SortKey(k.field(), k.desc(), "first".equals(k.nulls()))).toList();
+      return new TopNPlan(op.id(), t.partitionBy(), order, t.limit(), t.rankField());
+    }
+    List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
+    if (op.aggregate() != null && op.window() == null) {
+      return new GroupAggregatePlan(op.id(), keys, aggregates(op.aggregate()));
+    }
     if (op.window() == null) {
       return new TransformPlan(op.id(), op.filter(), op.select());
     }
+    if (op.aggregate() == null) {
+      return new TransformPlan(op.id(), null, null, window(op.window()));
+    }
     WindowSpec w = op.window();
-    List<String> keyBy = op.keyBy() == null ? List.of() : op.keyBy();
-    return new WindowAggregatePlan(op.id(), keyBy, window(w), w.allowedLatenessMillis(), w.lateOutput(),
+    return new WindowAggregatePlan(op.id(), keys, window(w), w.allowedLatenessMillis(), w.lateOutput(),
         aggregates(op.aggregate()));
+  }
+
+  private static JoinPlan join(String id, JoinSpec j, String filter, Map<String, String> select) {
+    if (j.window() != null) {
+      return JoinPlan.window(id, j.leftKeys(), j.rightKeys(), window(j.window()), filter, select);
+    }
+    if (j.between() != null) {
+      return JoinPlan.interval(id, j.leftKeys(), j.rightKeys(), j.between().lowerMillis(), j.between().upperMillis(),
+          filter, select);
+    }
+    return JoinPlan.regular(id, j.leftKeys(), j.rightKeys(), j.stateTtlMillis() == null ? 0 : j.stateTtlMillis(),
+        filter, select);
   }
 
   private static WindowPlan window(WindowSpec w) {
@@ -51,6 +87,7 @@ final class OperatorPlans {
       case "tumbling" -> WindowPlan.tumbling(w.sizeMillis());
       case "sliding" -> WindowPlan.sliding(w.sizeMillis(), w.slideMillis());
       case "session" -> WindowPlan.session(w.gapMillis());
+      case "cumulate" -> WindowPlan.cumulate(w.sizeMillis(), w.stepMillis());
       default -> throw new IllegalArgumentException("unknown window type " + w.type());
     };
   }

@@ -4,10 +4,13 @@ import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.GroupAggregatePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
@@ -38,8 +41,11 @@ public final class PlanPrinter {
     out.append("stage ").append(stage.id()).append(" [").append(stage.name()).append("] x")
         .append(stage.parallelism()).append('\n');
     for (EdgePlan in : plan.inputsOf(stage.id())) {
+      boolean severalInputs = plan.inputsOf(stage.id()).stream().anyMatch(e -> e.toInput() > 0
+          && e.toOperator().equals(in.toOperator()));
       out.append("  <- ").append(exchange(in)).append(" from stage ").append(in.fromStage()).append(' ')
-          .append(in.fromOperator()).append(port(in.port())).append(" into ").append(in.toOperator()).append('\n');
+          .append(in.fromOperator()).append(port(in.port())).append(" into ").append(in.toOperator())
+          .append(severalInputs ? " (input " + in.toInput() + ")" : "").append('\n');
     }
     for (OperatorPlan op : stage.operators()) {
       out.append("  ").append(operator(op)).append('\n');
@@ -85,6 +91,10 @@ public final class PlanPrinter {
       return "source " + s.id() + " (" + s.type() + ", " + s.format() + ", " + time + ")";
     }
     if (op instanceof TransformPlan t) {
+      if (t.window() != null) {
+        return "windows " + t.id() + " " + window(t.window()) + " (each row once per window, with window_start, "
+            + "window_end)";
+      }
       if (t.filter() == null && t.select() == null) {
         return "repartition " + t.id();
       }
@@ -97,8 +107,37 @@ public final class PlanPrinter {
           + w.allowedLatenessMillis() + "ms" + (w.lateOutput() == null ? "" : ", late -> " + w.lateOutput())
           + ": " + aggs;
     }
+    if (op instanceof JoinPlan j) {
+      return join(j);
+    }
+    if (op instanceof TopNPlan t) {
+      String order = t.orderBy().stream().map(k -> k.field() + (k.descending() ? " desc" : "")
+          + (k.nullsFirst() ? " nulls first" : "")).collect(Collectors.joining(", "));
+      return "top " + t.limit() + " " + t.id() + " per " + t.partitionBy() + " by " + order
+          + (t.rankField() == null ? "" : ", rank -> " + t.rankField());
+    }
+    if (op instanceof GroupAggregatePlan g) {
+      String aggs = g.aggregates().stream().map(PlanPrinter::aggregate).collect(Collectors.joining(", "));
+      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream): " + aggs;
+    }
     SinkPlan k = (SinkPlan) op;
-    return "sink " + k.id() + " (" + k.type() + ", " + k.format() + ")";
+    return "sink " + k.id() + " (" + k.type() + ", " + k.format()
+        + (k.upsertKey() == null ? "" : ", upserts keyed by " + k.upsertKey()) + ")";
+  }
+
+  private static String join(JoinPlan j) {
+    String on = "";
+    for (int i = 0; i < j.leftKeys().size(); i++) {
+      on += (i == 0 ? "" : " and ") + "l." + j.leftKeys().get(i) + " = r." + j.rightKeys().get(i);
+    }
+    String time = switch (j.type()) {
+      case WINDOW -> "window join " + window(j.window());
+      case INTERVAL -> "interval join, r.ts in [l.ts + " + j.lowerBoundMillis() + "ms, l.ts + " + j.upperBoundMillis()
+          + "ms]";
+      case REGULAR -> "regular join" + (j.stateTtlMillis() > 0 ? ", state ttl " + j.stateTtlMillis() + "ms" : "");
+    };
+    return time + " " + j.id() + " on " + on + (j.filter() == null ? "" : " filter " + j.filter())
+        + (j.select() == null ? "" : " select " + j.select());
   }
 
   private static String window(WindowPlan w) {
@@ -106,10 +145,14 @@ public final class PlanPrinter {
       case TUMBLING -> "tumbling " + w.sizeMillis() + "ms";
       case SLIDING -> "sliding " + w.sizeMillis() + "ms every " + w.slideMillis() + "ms";
       case SESSION -> "session gap " + w.gapMillis() + "ms";
+      case CUMULATE -> "cumulate " + w.sizeMillis() + "ms every " + w.slideMillis() + "ms";
     };
   }
 
   private static String aggregate(AggregatePlan a) {
+    if (a.function() == AggregatePlan.Function.COUNT_DISTINCT) {
+      return a.name() + " = count(DISTINCT " + a.argument() + ")";
+    }
     return a.name() + " = " + a.function().name().toLowerCase() + "(" + (a.argument() == null ? "*" : a.argument()) + ")";
   }
 }

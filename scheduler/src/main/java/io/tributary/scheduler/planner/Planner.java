@@ -15,22 +15,33 @@ import io.tributary.scheduler.spec.SpecError;
 import io.tributary.scheduler.spec.SpecGraph;
 import io.tributary.scheduler.spec.SpecValidator;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns a job spec into an {@link ExecutionPlan}.
  *
  * <ul>
- *   <li>Every source and operator runs at the job's parallelism, except a window without keys (a
- *       global window), which runs at parallelism 1 together with everything chained after it, and a
+ *   <li>Every source and operator runs at the job's parallelism, except a window or an aggregate
+ *       without keys (a global window or group), which runs at parallelism 1 together with everything
+ *       chained after it, and a
  *       stage given a parallelism of its own (by the id of its first operator, see {@link
  *       #head(StagePlan)}), which runs at that.
- *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy} (then a
- *       {@link Partitioning#HASH} exchange on the key fields; a global window gets a HASH exchange
- *       with no key fields) or its parallelism differs from its input's (a
+ *   <li>An operator or sink is chained into its input's stage unless it has {@code keyBy}, an
+ *       aggregate or a {@code topN} (then a {@link Partitioning#HASH} exchange on the key fields,
+ *       a top-N's {@code partitionBy}; a global window or
+ *       group gets a HASH exchange with no key fields) or its parallelism differs from its input's (a
  *       {@link Partitioning#REBALANCE} exchange).
+ *   <li>An operator with several inputs (a {@code union}, a {@code join}) heads a stage of its own,
+ *       placed once every input is: one exchange per input, into that input's index ({@link
+ *       EdgePlan#toInput()}): a join's {@link Partitioning#HASH} on each side's keys; a union's HASH
+ *       on {@code keyBy} when it has one (or a window), else
+ *       {@link Partitioning#FORWARD} from an input of the same parallelism and
+ *       {@link Partitioning#REBALANCE} from one of another.
  *   <li>An input naming a side output links from its declaring operator with that name as port.
  *   <li>Stages are numbered in depth-first order from the sources, so every exchange goes from a
  *       lower to a higher stage; each is named by its operator ids joined with {@code " -> "}.
@@ -46,6 +57,8 @@ public final class Planner {
   private final Map<String, Integer> stageParallelism;
   private final SpecGraph graph;
   private final Map<String, List<Object>> consumers = new LinkedHashMap<>();
+  /** Per operator with several inputs: how many of its producers are not placed yet. */
+  private final Map<String, Integer> unplacedProducers = new HashMap<>();
   private final Map<String, StageBuilder> stageOf = new LinkedHashMap<>();
   private final List<StageBuilder> stages = new ArrayList<>();
   private final List<EdgePlan> edges = new ArrayList<>();
@@ -123,7 +136,14 @@ public final class Planner {
 
   private ExecutionPlan build() {
     for (OperatorSpec op : spec.operators()) {
-      consumers.computeIfAbsent(graph.resolve(op.input()).nodeId(), k -> new ArrayList<>()).add(op);
+      Set<String> producers = new LinkedHashSet<>();
+      for (String input : op.inputNames()) {
+        producers.add(graph.resolve(input).nodeId());
+      }
+      for (String producer : producers) {
+        consumers.computeIfAbsent(producer, k -> new ArrayList<>()).add(op);
+      }
+      unplacedProducers.put(op.id(), producers.size());
     }
     for (SinkSpec sink : spec.sinks().values()) {
       consumers.computeIfAbsent(graph.resolve(sink.input()).nodeId(), k -> new ArrayList<>()).add(sink);
@@ -141,18 +161,37 @@ public final class Planner {
   private void visitConsumers(String producerId) {
     for (Object consumer : consumers.getOrDefault(producerId, List.of())) {
       if (consumer instanceof OperatorSpec op) {
-        place(op.id(), op.input(), OperatorPlans.operator(op), op.keyBy(), op.window() != null, op.isGlobalWindow());
+        if (unplacedProducers.merge(op.id(), -1, Integer::sum) > 0) {
+          continue; // placed when its last input is
+        }
+        if (op.inputNames().size() > 1) {
+          placeMultiInput(op);
+        } else {
+          List<String> keys = op.topN() != null ? op.topN().partitionBy() : op.keyBy();
+          place(op.id(), op.input(), OperatorPlans.operator(op), keys, aggregates(op), isGlobal(op));
+        }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {
-        place(sink.id(), sink.input(), OperatorPlans.sink(sink), null, false, false);
+        place(sink.id(), sink.input(), OperatorPlans.sink(sink, graph.upsertKey(sink.input())), null, false, false);
       }
     }
   }
 
-  private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean window, boolean global) {
+  /** Whether {@code op} aggregates, per window or not: its input is hashed on its keys (maybe none). */
+  private static boolean aggregates(OperatorSpec op) {
+    return op.aggregate() != null;
+  }
+
+  /** Whether {@code op} aggregates without keys: one global window or group, at parallelism 1. */
+  private static boolean isGlobal(OperatorSpec op) {
+    return aggregates(op) && (op.keyBy() == null || op.keyBy().isEmpty());
+  }
+
+  private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean aggregates,
+      boolean global) {
     SpecGraph.Producer from = graph.resolve(input);
     StageBuilder fromStage = stageOf.get(from.nodeId());
-    boolean hash = keyBy != null || window;
+    boolean hash = keyBy != null || aggregates;
     int p = global ? 1 : hash ? stageParallelism.getOrDefault(id, parallelism) : fromStage.parallelism();
     StageBuilder stage;
     if (!hash && p == fromStage.parallelism()) {
@@ -166,6 +205,25 @@ public final class Planner {
     }
     stage.add(plan);
     stageOf.put(id, stage);
+  }
+
+  /** An operator with several inputs: a stage of its own, one exchange per input into its index. */
+  private void placeMultiInput(OperatorSpec op) {
+    boolean hash = op.join() != null || op.keyBy() != null || aggregates(op);
+    int p = isGlobal(op) ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
+    StageBuilder stage = newStage(p);
+    List<String> inputs = op.inputNames();
+    for (int k = 0; k < inputs.size(); k++) {
+      SpecGraph.Producer from = graph.resolve(inputs.get(k));
+      StageBuilder fromStage = stageOf.get(from.nodeId());
+      Partitioning partitioning = hash ? Partitioning.HASH
+          : fromStage.parallelism() == p ? Partitioning.FORWARD : Partitioning.REBALANCE;
+      List<String> keys = op.join() != null ? (k == 0 ? op.join().leftKeys() : op.join().rightKeys())
+          : op.keyBy() == null ? List.of() : op.keyBy();
+      edges.add(new EdgePlan(fromStage.id(), from.nodeId(), from.port(), stage.id(), op.id(), partitioning, keys, k));
+    }
+    stage.add(OperatorPlans.operator(op));
+    stageOf.put(op.id(), stage);
   }
 
   private StageBuilder newStage(int p) {

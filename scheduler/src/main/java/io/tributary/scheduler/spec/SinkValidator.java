@@ -11,8 +11,9 @@ import java.util.Map;
  * can run a delivery (checkpoints, timeouts) is the planner's check.
  *
  * <ul>
- *   <li>{@code delivery: upsert} needs {@code keyFields}: the message key is the JSON object of
- *       these fields, so a replayed result overwrites its earlier copy. There is no default (the
+ *   <li>{@code delivery: upsert} needs {@code keyFields} (unless its input is an upsert stream,
+ *       whose key they default to): the message key is the JSON object of these fields, so a
+ *       replayed result overwrites its earlier copy. There is no default (the
  *       key of a window's result would be its {@code keyBy} fields plus {@code window_start} and
  *       {@code window_end}, but a sink may read from anything, so the user names them).
  *   <li>{@code transactionalIdPrefix} and {@code transactionTimeout} apply to {@code delivery:
@@ -27,14 +28,16 @@ final class SinkValidator {
 
   private SinkValidator() {}
 
-  static void check(SinkSpec sink, List<SpecError> errors) {
+  /** @param upsertInput whether the sink reads an upsert stream, whose key is the default of keyFields */
+  static void check(SinkSpec sink, boolean upsertInput, List<SpecError> errors) {
     if (sink == null || !"kafka".equals(sink.type())) {
       return;
     }
     String at = Pointers.child("/sinks", sink.id());
     Map<String, Object> p = sink.properties();
     Object delivery = p.getOrDefault("delivery", "at-least-once");
-    if ("upsert".equals(delivery) && !(p.get("keyFields") instanceof Collection<?> keys && !keys.isEmpty())) {
+    if ("upsert".equals(delivery) && !upsertInput
+        && !(p.get("keyFields") instanceof Collection<?> keys && !keys.isEmpty())) {
       errors.add(new SpecError(at + "/keyFields", "is required for delivery: upsert: each result's Kafka key is "
           + "the JSON object of these fields, so that a replayed result overwrites its earlier copy; list the fields "
           + "that identify a result, for a window aggregate its keyBy fields plus window_start and window_end"));

@@ -20,6 +20,8 @@ public final class SpecLimits {
   public static final int MAX_AGGREGATES = 64;
   /** Fields of one {@code keyBy}. */
   public static final int MAX_KEY_FIELDS = 16;
+  /** Rows one top-N keeps per partition. */
+  public static final int MAX_TOP_N = 10_000;
 
   private SpecLimits() {}
 

@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
 /**
  * Checks what {@link SpecParser} cannot see field by field: the job name, parallelism bounds, one
  * namespace for sources, operators, sinks and side outputs, input references, cycles, each
- * operator's parts and expressions ({@link OperatorValidator}) and each sink's delivery settings
- * ({@link SinkValidator}). Null parts (left by shape errors) are skipped, so a partly wrong spec
- * can be validated too and every error reported at once.
+ * operator's parts and expressions ({@link OperatorValidator}), each sink's delivery settings
+ * ({@link SinkValidator}) and where upsert streams go ({@link ChangelogValidator}). Null parts
+ * (left by shape errors) are skipped, so a partly wrong spec can be validated too and every error
+ * reported at once.
  */
 public final class SpecValidator {
   private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$");
@@ -39,9 +40,11 @@ public final class SpecValidator {
     for (int i = 0; i < spec.operators().size(); i++) {
       OperatorValidator.check(spec.operators().get(i), "/operators/" + i, errors);
     }
+    SpecGraph graph = SpecGraph.of(spec);
     for (SinkSpec sink : spec.sinks().values()) {
-      SinkValidator.check(sink, errors);
+      SinkValidator.check(sink, graph.upsertKey(sink.input()) != null, errors);
     }
+    ChangelogValidator.check(spec, errors);
     return errors;
   }
 

@@ -96,7 +96,7 @@ class ShapeErrorsTest {
     assertThat(shapeErrors(withOperator("{id: w, input: src, window: {type: sliding, size: 1s, slide: 2s}}")))
         .containsExactly(new SpecError("/operators/0/window/slide", "must not be longer than size"));
     assertThat(shapeErrors(withOperator("{id: w, input: src, window: {size: 1s}}")))
-        .containsExactly(new SpecError("/operators/0/window/type", "is required; one of: tumbling, sliding, session"));
+        .containsExactly(new SpecError("/operators/0/window/type", "is required; one of: tumbling, sliding, session, cumulate"));
   }
 
   @Test

@@ -28,7 +28,7 @@ class SpecParserTest {
     assertThat(expensive.select()).containsExactly(Map.entry("auction", "auction"), Map.entry("price_eur", "price * 0.908"));
     OperatorSpec perAuction = spec.operators().get(1);
     assertThat(perAuction.keyBy()).containsExactly("auction");
-    assertThat(perAuction.window()).isEqualTo(new WindowSpec("sliding", 10_000, 2_000, 0, 5_000, "late-bids"));
+    assertThat(perAuction.window()).isEqualTo(new WindowSpec("sliding", 10_000, 2_000, 0, 5_000, "late-bids", null));
     assertThat(perAuction.aggregate()).containsKeys("bids", "top", "total");
     assertThat(List.copyOf(perAuction.aggregate().keySet())).containsExactly("bids", "top", "total");
     assertThat(spec.sinks().keySet()).containsExactly("out", "late", "bad");

@@ -99,7 +99,7 @@ class SpecValidatorTest {
         operators:
           - {id: nothing, input: src}
           - {id: w, input: src, filter: "a > 1", window: {type: session, gap: 1s}}
-          - {id: g, input: src, aggregate: {n: "count(*)"}}
+          - {id: g, input: src, aggregate: {n: "count(*)"}, select: {a: a}}
           - {id: r, input: src, keyBy: []}
           - {id: n, input: src, keyBy: [a, a], window: {type: tumbling, size: 1s},
              aggregate: {a: "count(*)", window_end: "max(b)"}}
@@ -108,10 +108,12 @@ class SpecValidatorTest {
 
     assertThat(errors).containsExactly(
         new SpecError("/operators/0", "an operator needs at least one of filter, select, keyBy and window"),
-        new SpecError("/operators/1/window", "a window needs an aggregate"),
+        new SpecError("/operators/1/window/type", "a session window needs an aggregate: sessions are known only when "
+            + "they close (a window without an aggregate assigns tumbling, sliding or cumulate windows to rows)"),
         new SpecError("/operators/1/filter",
             "filter cannot be combined with a window in one operator; put it in an operator before this one"),
-        new SpecError("/operators/2/aggregate", "an aggregate needs a window"),
+        new SpecError("/operators/2/select",
+            "select cannot be combined with an aggregate in one operator; put it in an operator before this one"),
         new SpecError("/operators/3/keyBy", "must name at least one field (an empty keyBy only makes sense with a window)"),
         new SpecError("/operators/4/keyBy/1", "'a' is listed twice"),
         new SpecError("/operators/4/aggregate/a", "'a' is a key field; choose another name"),

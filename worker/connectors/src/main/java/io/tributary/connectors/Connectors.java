@@ -91,11 +91,17 @@ public final class Connectors {
     ConnectorProperties p = new ConnectorProperties(type + " sink '" + plan.id() + "'", plan.properties());
     requireJson(plan.format(), p);
     return switch (type) {
-      case "file" -> new FileSink(plan.id(), path(p.allowOnly("path").string("path")), policy.files());
+      case "file" -> {
+        boolean changelog = p.allowOnly("path", "changelog").bool("changelog", false);
+        if (plan.upsertKey() != null && !changelog) {
+          throw p.error("its input is an upsert stream: write it with changelog: true");
+        }
+        yield new FileSink(plan.id(), path(p.string("path")), policy.files(), changelog && plan.upsertKey() == null);
+      }
       case "kafka" -> {
         policy.endpoints().check("kafka sink '" + plan.id() + "': bootstrapServers", p.string("bootstrapServers"));
         ClientSettings.check("kafka sink '" + plan.id() + "'", "kafka", true, p.stringMap("properties"));
-        yield KafkaSink.fromProperties(plan.id(), p);
+        yield KafkaSink.fromProperties(plan.id(), p, plan.upsertKey());
       }
       case "stdout" -> {
         p.allowOnly();

@@ -80,6 +80,33 @@ class ConnectorsTest {
   }
 
   @Test
+  void aFileSinkWritesAChangelogOnlyWhenAsked(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    Record plain = Record.of(Map.of("n", 1L), Record.NO_TIMESTAMP);
+    Record update = Record.of(new java.util.LinkedHashMap<>(Map.of("_op", "update")), Record.NO_TIMESTAMP);
+    write(new SinkPlan("a", "file", "json", Map.of("path", dir.resolve("a").toString(), "changelog", true)), plain);
+    write(new SinkPlan("b", "file", "json", Map.of("path", dir.resolve("b").toString(), "changelog", true),
+        List.of("n")), update);
+    assertThat(java.nio.file.Files.readAllLines(dir.resolve("a/part-0-0-0.jsonl")))
+        .as("an append-only stream in changelog form").containsExactly("{\"_op\":\"insert\",\"n\":1}");
+    assertThat(java.nio.file.Files.readAllLines(dir.resolve("b/part-0-0-0.jsonl")))
+        .as("an upsert stream as it is").containsExactly("{\"_op\":\"update\"}");
+    expectError(() -> Connectors.sink(new SinkPlan("c", "file", "json", Map.of("path", "x"), List.of("n"))),
+        "file sink 'c': its input is an upsert stream: write it with changelog: true");
+    expectError(() -> Connectors.sink(new SinkPlan("d", "kafka", "json", Map.of("bootstrapServers", "h:1",
+        "topic", "t"), List.of("n"))), "kafka sink 'd': its input is an upsert stream: it needs delivery: upsert");
+    expectError(() -> Connectors.sink(sink("file", Map.of("path", "x", "changelog", "yes"))),
+        "property 'changelog' must be true or false");
+  }
+
+  private static void write(SinkPlan plan, Record record) {
+    try (SinkWriter w = Connectors.sink(plan).open(0, 1)) {
+      w.write(record);
+      w.commit();
+    }
+  }
+
+  @Test
   void blackholeCountsPerSinkId() {
     BlackholeSink.reset("counted");
     SinkConnector sink = Connectors.sink(new SinkPlan("counted", "blackhole", null, Map.of()));

@@ -12,7 +12,9 @@ import java.util.Set;
  * Identifiers are field names, matched exactly (case-sensitive) against the record's schema; quote
  * them with double quotes or back-quotes (not both styles in one expression) when they are SQL
  * keywords or contain special characters: {@code "timestamp" > 0}. A field missing from a
- * record reads as NULL. Nested fields ({@code a.b}) are not supported.
+ * record reads as NULL. A qualified name {@code a.b} reads the field named {@code a.b} (a join
+ * names its sides' fields {@code l.price}, {@code r.price}); nested JSON fields are not read, and
+ * names of three parts or more are rejected.
  *
  * <h2>Supported</h2>
  * <ul>
@@ -68,12 +70,12 @@ public final class Expressions {
   }
 
   /**
-   * Parses an aggregate call: {@code count(*)}, {@code count(expr)}, {@code sum(expr)},
-   * {@code min(expr)}, {@code max(expr)}, {@code avg(expr)}, case-insensitive. The argument is
-   * returned as the user's SQL text and has been validated. {@code count(expr)} counts non-null
-   * values.
+   * Parses an aggregate call: {@code count(*)}, {@code count(expr)}, {@code count(DISTINCT expr)},
+   * {@code sum(expr)}, {@code min(expr)}, {@code max(expr)}, {@code avg(expr)}, case-insensitive.
+   * The argument is returned as the user's SQL text and has been validated. {@code count(expr)}
+   * counts non-null values, {@code count(DISTINCT expr)} distinct non-null values.
    *
-   * @throws ExpressionException if {@code sql} is not such a call (DISTINCT is not supported)
+   * @throws ExpressionException if {@code sql} is not such a call (DISTINCT only in count)
    */
   public static AggregateCall parseAggregate(String sql) {
     return Analysis.parseAggregate(sql);

@@ -16,6 +16,10 @@ class AggregateCallTest {
     assertThat(Expressions.parseAggregate("min(price)")).isEqualTo(new AggregateCall(Function.MIN, "price"));
     assertThat(Expressions.parseAggregate("MAX(price)")).isEqualTo(new AggregateCall(Function.MAX, "price"));
     assertThat(Expressions.parseAggregate("avg(price)")).isEqualTo(new AggregateCall(Function.AVG, "price"));
+    assertThat(Expressions.parseAggregate("count(DISTINCT bidder)"))
+        .isEqualTo(new AggregateCall(Function.COUNT_DISTINCT, "bidder"));
+    assertThat(Expressions.parseAggregate("COUNT(distinct  bidder % 10)"))
+        .isEqualTo(new AggregateCall(Function.COUNT_DISTINCT, "bidder % 10"));
   }
 
   @Test
@@ -34,8 +38,11 @@ class AggregateCallTest {
         .hasMessageContaining("not an aggregate call");
     assertThatThrownBy(() -> Expressions.parseAggregate("sum(price) + 1"))
         .hasMessageContaining("not an aggregate call");
-    assertThatThrownBy(() -> Expressions.parseAggregate("count(distinct price)"))
-        .hasMessageContaining("DISTINCT aggregates are not supported");
+    assertThatThrownBy(() -> Expressions.parseAggregate("sum(distinct price)"))
+        .hasMessageContaining("DISTINCT is supported only in count(DISTINCT x)");
+    assertThatThrownBy(() -> Expressions.parseAggregate("count(distinct *)")).hasMessageContaining("cannot parse");
+    assertThatThrownBy(() -> Expressions.parseAggregate("count_distinct(price)"))
+        .hasMessageContaining("not an aggregate call");
     assertThatThrownBy(() -> Expressions.parseAggregate("sum(*)")).hasMessageContaining("only count accepts *");
     assertThatThrownBy(() -> Expressions.parseAggregate("sum(a, b)")).hasMessageContaining("exactly one argument");
     assertThatThrownBy(() -> Expressions.parseAggregate("sum(foo(a))")).hasMessageContaining("unsupported function FOO");

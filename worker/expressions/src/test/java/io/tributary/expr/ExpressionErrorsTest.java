@@ -60,8 +60,8 @@ class ExpressionErrorsTest {
         .hasMessageContaining("unsupported CAST target type DATE");
     assertThatThrownBy(() -> Expressions.validate("DATE '2020-01-01'"))
         .hasMessageContaining("unsupported literal");
-    assertThatThrownBy(() -> Expressions.validate("a.b = 1"))
-        .hasMessageContaining("nested field 'a.b'");
+    assertThatThrownBy(() -> Expressions.validate("a.b.c = 1"))
+        .hasMessageContaining("nested field 'a.b.c'");
     assertThatThrownBy(() -> Expressions.validate("a IN (1, b)"))
         .hasMessageContaining("IN list may only contain literals");
     assertThatThrownBy(() -> Expressions.validate("ROUND(a, 1, 2)"))

@@ -31,6 +31,15 @@ class ExpressionsTest {
   }
 
   @Test
+  void aQualifiedNameReadsTheFieldOfThatWholeName() {
+    assertThat(eval("r.price - l.price", "l.price", 5L, "r.price", 7L, "price", 1L)).isEqualTo(2L);
+    assertThat(eval("r.\"user\" || l.value", "r.user", "a", "l.value", "b")).isEqualTo("ab");
+    assertThat(eval("\"r.user\"", "r.user", "a")).isEqualTo("a");
+    assertThat(Expressions.referencedFields("l.id = r.auction AND r.price > 1"))
+        .containsExactly("l.id", "r.auction", "r.price");
+  }
+
+  @Test
   void arithmeticKeepsBigintAndWidensToDouble() {
     assertThat(eval("a + b", "a", 2L, "b", 3L)).isEqualTo(5L);
     assertThat(eval("a - 5", "a", 2L)).isEqualTo(-3L);

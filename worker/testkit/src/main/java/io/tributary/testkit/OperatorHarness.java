@@ -18,6 +18,7 @@ import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
+import io.tributary.worker.operator.TwoInputOperator;
 import io.tributary.worker.timer.HeapTimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -38,7 +39,13 @@ import java.util.function.Supplier;
  *
  * <p>Invariant checks are always on and fail the test with an {@link AssertionError}: watermarks
  * never go back, barrier ids only grow, nothing comes after the end of input, nothing is emitted
- * after {@code finish}.
+ * after {@code finish}, no input arrives while a watermark is still being applied.
+ *
+ * <p>A {@link TwoInputOperator} gets its records through {@link #processElement(int, Record)}.
+ * With {@link #refuseEveryOtherOffer()} the output has room for one record at a time: as the task
+ * stops firing timers while downstream has no credit (contract C2), {@link #processWatermark}
+ * stops after a firing whose output found no room and leaves the watermark pending until
+ * {@link #resumeWatermark()} finishes it; {@link Script} drives that loop.
  *
  * <p>The harness is built from a factory rather than an instance, so that
  * {@link #snapshotAndRestore()} can snapshot the state backend and the timers at a barrier, throw
@@ -77,6 +84,10 @@ public final class OperatorHarness implements AutoCloseable {
   private long watermark = Long.MIN_VALUE;
   private long lastBarrier = Long.MIN_VALUE;
   private boolean ended;
+  /** The output refuses every other offer: timers fire one firing at a time. */
+  private boolean stingy;
+  /** A watermark whose due timers have not all fired yet, or {@code Long.MIN_VALUE}. */
+  private long pendingWatermark = Long.MIN_VALUE;
 
   /** The local file cache budget of a forst harness. */
   private static final long FORST_CACHE_BYTES = 256L << 20;
@@ -121,6 +132,16 @@ public final class OperatorHarness implements AutoCloseable {
   public OperatorHarness forstState(Path localDir) {
     checkNotOpen();
     this.forstLocalDir = localDir;
+    return this;
+  }
+
+  /**
+   * Gives the operator an output that refuses every other offer: a watermark then fires its due
+   * timers only until a firing's output found no room, and stays pending (see {@link
+   * #hasPendingWatermark}) until {@link #resumeWatermark()} completes it.
+   */
+  public OperatorHarness refuseEveryOtherOffer() {
+    this.stingy = true;
     return this;
   }
 
@@ -222,6 +243,19 @@ public final class OperatorHarness implements AutoCloseable {
     operator.processElement(record, output);
   }
 
+  /**
+   * A record of input {@code input}: a {@link TwoInputOperator} is told which ({@link
+   * TwoInputOperator#LEFT} or {@link TwoInputOperator#RIGHT}); other operators take it as any record.
+   */
+  public void processElement(int input, Record record) {
+    checkRunning("a record");
+    if (operator instanceof TwoInputOperator two) {
+      two.processElement(input, record, output);
+    } else {
+      operator.processElement(record, output);
+    }
+  }
+
   public void processElements(List<Record> records) {
     records.forEach(this::processElement);
   }
@@ -236,11 +270,35 @@ public final class OperatorHarness implements AutoCloseable {
       throw new AssertionError("watermark went back from " + watermark + " to " + wm);
     }
     watermark = wm;
+    pendingWatermark = wm;
+    return resumeWatermark();
+  }
+
+  /** Whether a watermark waits for room in the output to fire the rest of its timers. */
+  public boolean hasPendingWatermark() {
+    return pendingWatermark != Long.MIN_VALUE;
+  }
+
+  /**
+   * Goes on applying the pending watermark: fires its due timers one at a time, stopping after a
+   * firing whose output found no room ({@link #refuseEveryOtherOffer()}), else calls {@code
+   * onWatermark}. Returns the watermark forwarded, or {@code Long.MIN_VALUE} while it is still pending.
+   */
+  public long resumeWatermark() {
+    if (!hasPendingWatermark()) {
+      throw new IllegalStateException("no watermark is pending");
+    }
+    long wm = pendingWatermark;
     Timer timer;
     while ((timer = timers.pollDue(wm)) != null) {
+      output.refused = false;
       operator.onTimer(timer, output);
+      if (output.refused) {
+        return Long.MIN_VALUE; // the task waits for credit before it fires the next timer
+      }
     }
     timers.advanceWatermark(wm);
+    pendingWatermark = Long.MIN_VALUE;
     long forwarded = operator.onWatermark(wm, output);
     forwardedWatermarks.add(forwarded);
     return forwarded;
@@ -260,6 +318,9 @@ public final class OperatorHarness implements AutoCloseable {
     checkRunning("end of input");
     if (watermark < Long.MAX_VALUE) {
       processWatermark(Long.MAX_VALUE);
+      while (hasPendingWatermark()) {
+        resumeWatermark();
+      }
     }
     operator.finish(output);
     ended = true;
@@ -274,6 +335,13 @@ public final class OperatorHarness implements AutoCloseable {
   /** Records sent to side output {@code name} (empty when none). */
   public List<Record> sideOutput(String name) {
     return Collections.unmodifiableList(output.sides.getOrDefault(name, List.of()));
+  }
+
+  /** Every side output's records by name, in the order the names were first used. */
+  public Map<String, List<Record>> sideOutputs() {
+    Map<String, List<Record>> copy = new LinkedHashMap<>();
+    output.sides.forEach((name, records) -> copy.put(name, List.copyOf(records)));
+    return copy;
   }
 
   /** Forgets the output collected so far (records stay where they went). */
@@ -332,23 +400,39 @@ public final class OperatorHarness implements AutoCloseable {
     if (ended) {
       throw new AssertionError(what + " after end of input");
     }
+    if (hasPendingWatermark()) {
+      throw new AssertionError(what + " while watermark " + pendingWatermark + " is pending: the task takes no "
+          + "input until its timers fired (call resumeWatermark)");
+    }
   }
 
-  private static final class CollectingOutput implements Output {
+  private final class CollectingOutput implements Output {
     final List<Record> main = new ArrayList<>();
     final Map<String, List<Record>> sides = new LinkedHashMap<>();
     boolean closed;
+    /** An offer since the last timer found no room (only with {@link #refuseEveryOtherOffer()}). */
+    boolean refused;
+    private long offers;
 
     @Override
     public void emit(Record record) {
       checkOpen(record);
       main.add(record);
+      offered();
     }
 
     @Override
     public void emitSide(String name, Record record) {
       checkOpen(record);
       sides.computeIfAbsent(name, n -> new ArrayList<>()).add(record);
+      offered();
+    }
+
+    /** Emitting never fails (C2): a refused offer is taken, and the task stops firing timers after it. */
+    private void offered() {
+      if (stingy && (++offers & 1) == 0) {
+        refused = true;
+      }
     }
 
     private void checkOpen(Record record) {

@@ -9,9 +9,13 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = SourcePlan.class, name = "source"),
     @JsonSubTypes.Type(value = TransformPlan.class, name = "transform"),
     @JsonSubTypes.Type(value = WindowAggregatePlan.class, name = "window-aggregate"),
+    @JsonSubTypes.Type(value = JoinPlan.class, name = "join"),
+    @JsonSubTypes.Type(value = GroupAggregatePlan.class, name = "group-aggregate"),
+    @JsonSubTypes.Type(value = TopNPlan.class, name = "top-n"),
     @JsonSubTypes.Type(value = SinkPlan.class, name = "sink")})
 public sealed interface OperatorPlan
-    permits SourcePlan, TransformPlan, WindowAggregatePlan, SinkPlan {
+    permits SourcePlan, TransformPlan, WindowAggregatePlan, JoinPlan, GroupAggregatePlan, TopNPlan,
+    SinkPlan {
   /** Unique within the job; the spec's id of the source, operator or sink. */
   String id();
 }

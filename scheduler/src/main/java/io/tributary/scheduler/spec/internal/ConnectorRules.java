@@ -1,5 +1,6 @@
 package io.tributary.scheduler.spec.internal;
 
+import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.BOOLEAN;
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.NON_NEGATIVE_INTEGER;
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.INTEGER;
 import static io.tributary.scheduler.spec.internal.PropertyRule.Kind.POSITIVE_DURATION;
@@ -47,7 +48,7 @@ public final class ConnectorRules {
 
   private static Map<String, List<PropertyRule>> sinks() {
     Map<String, List<PropertyRule>> m = new LinkedHashMap<>();
-    m.put("file", List.of(required("path", STRING)));
+    m.put("file", List.of(required("path", STRING), optional("changelog", BOOLEAN)));
     m.put("kafka", List.of(required("bootstrapServers", STRING), required("topic", STRING),
         optional("keyFields", STRING_LIST), oneOf("delivery", "at-least-once", "exactly-once", "upsert"),
         optional("transactionalIdPrefix", STRING), optional("transactionTimeout", POSITIVE_DURATION),

@@ -160,6 +160,29 @@ public final class ObjectReader {
     return Durations.parseMillis(JsonValues.toPlain(value));
   }
 
+  /**
+   * An optional duration that may be negative ({@code -5s}, {@code 10s}, or a number of
+   * milliseconds); null if absent or wrong.
+   */
+  public Long signedDuration(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    boolean negative = value.isTextual() && value.textValue().strip().startsWith("-")
+        || value.isIntegralNumber() && value.longValue() < 0;
+    JsonNode magnitude = !negative ? value
+        : value.isTextual() ? JsonNodeFactory.instance.textNode(value.textValue().strip().substring(1))
+        : JsonNodeFactory.instance.numberNode(-value.longValue());
+    String problem = Messages.durationProblem(magnitude, false);
+    if (problem != null) {
+      error(name, "must be a duration such as 10s or -10s, not '" + value.asText() + "'");
+      return null;
+    }
+    long millis = Durations.parseMillis(JsonValues.toPlain(magnitude));
+    return negative ? -millis : millis;
+  }
+
   /** An optional list of non-empty strings; a single string is a list of one. Null if absent or wrong. */
   public List<String> stringList(String name) {
     JsonNode value = field(name);

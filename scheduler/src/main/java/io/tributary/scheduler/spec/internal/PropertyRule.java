@@ -14,7 +14,7 @@ import java.util.List;
  */
 public record PropertyRule(String name, Kind kind, boolean required, List<String> values) {
   public enum Kind { STRING, INTEGER, POSITIVE_INTEGER, NON_NEGATIVE_INTEGER, POSITIVE_NUMBER,
-    POSITIVE_DURATION, ENUM, STRING_LIST, STRING_MAP,
+    POSITIVE_DURATION, ENUM, STRING_LIST, STRING_MAP, BOOLEAN,
     /** Settings for a Kafka consumer or producer: each key must pass {@link ClientSettings}. */
     CONSUMER_SETTINGS, PRODUCER_SETTINGS }
 
@@ -44,8 +44,20 @@ public record PropertyRule(String name, Kind kind, boolean required, List<String
       case CONSUMER_SETTINGS, PRODUCER_SETTINGS -> clientSettings(reader);
       case POSITIVE_DURATION -> reader.duration(name, true, null) == null ? null : JsonValues.toPlain(value);
       case POSITIVE_NUMBER -> reader.positiveNumber(name) == null ? null : JsonValues.toPlain(value);
+      case BOOLEAN -> bool(reader, value);
       default -> integer(reader, value);
     };
+  }
+
+  private Boolean bool(ObjectReader reader, JsonNode value) {
+    if (value == null) {
+      return null;
+    }
+    if (!value.isBoolean()) {
+      reader.error(name, "must be true or false, found " + JsonValues.describe(value));
+      return null;
+    }
+    return value.booleanValue();
   }
 
   private Object clientSettings(ObjectReader reader) {

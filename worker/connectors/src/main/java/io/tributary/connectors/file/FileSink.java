@@ -51,6 +51,7 @@ public final class FileSink implements SinkConnector {
   private final String sinkId;
   private final Path declared;
   private final StorageRoots roots;
+  private final boolean insertsAsChangelog;
   private Path dir;
 
   public FileSink(String sinkId, Path dir) {
@@ -62,10 +63,19 @@ public final class FileSink implements SinkConnector {
    *     anything is created, listed, renamed or deleted in it
    */
   public FileSink(String sinkId, Path dir, StorageRoots roots) {
+    this(sinkId, dir, roots, false);
+  }
+
+  /**
+   * @param insertsAsChangelog write each record with {@code _op: insert} in front: an append-only
+   *     stream in the changelog form of an upsert stream (whose records carry {@code _op} already)
+   */
+  public FileSink(String sinkId, Path dir, StorageRoots roots, boolean insertsAsChangelog) {
     this.sinkId = sinkId;
     this.declared = dir;
     this.dir = dir;
     this.roots = roots;
+    this.insertsAsChangelog = insertsAsChangelog;
   }
 
   /** The directory to work in, checked now; created if {@code create}. */
@@ -89,7 +99,8 @@ public final class FileSink implements SinkConnector {
   public SinkWriter open(int subtaskIndex, int parallelism, long attempt) {
     try {
       checkedDirectory(true);
-      return new FileSinkWriter(sinkId, dir, subtaskIndex, attempt, nextSequence(subtaskIndex, attempt));
+      return new FileSinkWriter(sinkId, dir, subtaskIndex, attempt, nextSequence(subtaskIndex, attempt),
+          insertsAsChangelog);
     } catch (IOException e) {
       throw new ConnectorException("file sink '" + sinkId + "': cannot create directory " + dir, e);
     }

@@ -26,7 +26,11 @@ final class FileSinkWriter implements SinkWriter {
   /** This writer's pending files not known to be committed, each {pending name, final name}. */
   private final List<String[]> pending = new ArrayList<>();
 
-  FileSinkWriter(String sinkId, Path dir, int subtask, long attempt, long firstSeq) {
+  /** Non-null when records are written as inserts of a changelog. */
+  private final io.tributary.connectors.json.ChangelogRows inserts;
+
+  FileSinkWriter(String sinkId, Path dir, int subtask, long attempt, long firstSeq, boolean insertsAsChangelog) {
+    this.inserts = insertsAsChangelog ? new io.tributary.connectors.json.ChangelogRows() : null;
     this.sinkId = sinkId;
     this.dir = dir;
     this.subtask = subtask;
@@ -40,7 +44,7 @@ final class FileSinkWriter implements SinkWriter {
       if (json == null) {
         openInProgress();
       }
-      JsonRecords.writeLine(record, json);
+      JsonRecords.writeLine(inserts == null ? record : inserts.inserted(record), json);
     } catch (IOException e) {
       throw failure("cannot write " + inProgress, e);
     }

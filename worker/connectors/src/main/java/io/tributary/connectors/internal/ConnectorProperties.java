@@ -59,6 +59,18 @@ public final class ConnectorProperties {
     return has(key) ? string(key) : defaultValue;
   }
 
+  /** A boolean property, {@code defaultValue} when absent. */
+  public boolean bool(String key, boolean defaultValue) {
+    Object v = values.get(key);
+    if (v == null) {
+      return defaultValue;
+    }
+    if (!(v instanceof Boolean b)) {
+      throw error("property '" + key + "' must be true or false, not " + describe(v));
+    }
+    return b;
+  }
+
   /** One of {@code allowed} (case-insensitive), returned in lower case. */
   public String choice(String key, String defaultValue, String... allowed) {
     String v = string(key, defaultValue).toLowerCase(java.util.Locale.ROOT);

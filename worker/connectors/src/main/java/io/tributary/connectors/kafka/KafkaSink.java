@@ -78,6 +78,8 @@ public final class KafkaSink implements SinkConnector {
   private final List<String> keyFields;
   private final Map<String, Object> producerConfig;
   private final Delivery delivery;
+  /** The input is an upsert stream: see {@link #fromProperties(String, ConnectorProperties, List)}. */
+  private boolean changelog;
   private final String transactionalIdPrefix;
   private final Pattern transactionalIdPattern;
   private final KafkaTransactions transactions;
@@ -143,6 +145,16 @@ public final class KafkaSink implements SinkConnector {
    * @throws ConnectorException naming the property to fix
    */
   public static KafkaSink fromProperties(String sinkId, ConnectorProperties p) {
+    return fromProperties(sinkId, p, null);
+  }
+
+  /**
+   * The same for the sink of an upsert stream keyed by {@code upsertKey} (null: an append-only
+   * stream): {@code delivery} must be {@code upsert}; {@code keyFields} default to the upsert key;
+   * each message's value is the record without {@code _op}, and a delete's value is null (a
+   * tombstone), so a compacted topic keeps the latest result per key.
+   */
+  public static KafkaSink fromProperties(String sinkId, ConnectorProperties p, List<String> upsertKey) {
     p.allowOnly("bootstrapServers", "topic", "keyFields", "properties", "delivery", "transactionalIdPrefix",
         "transactionTimeout");
     String name = p.choice("delivery", Delivery.AT_LEAST_ONCE.specName(), Delivery.AT_LEAST_ONCE.specName(),
@@ -154,7 +166,12 @@ public final class KafkaSink implements SinkConnector {
       }
     }
     List<String> keyFields = p.stringList("keyFields");
-    if (delivery == Delivery.UPSERT && keyFields.isEmpty()) {
+    if (upsertKey != null) {
+      if (delivery != Delivery.UPSERT) {
+        throw p.error("its input is an upsert stream: it needs delivery: upsert");
+      }
+      keyFields = p.has("keyFields") ? keyFields : upsertKey;
+    } else if (delivery == Delivery.UPSERT && keyFields.isEmpty()) {
       throw p.error("delivery: upsert needs property 'keyFields', the fields that identify a result");
     }
     Map<String, String> extra = new HashMap<>(p.stringMap("properties"));
@@ -169,8 +186,10 @@ public final class KafkaSink implements SinkConnector {
       }
       extra.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout));
     }
-    return new KafkaSink(sinkId, p.string("bootstrapServers"), p.string("topic"), keyFields, extra, delivery,
-        p.string("transactionalIdPrefix", null));
+    KafkaSink sink = new KafkaSink(sinkId, p.string("bootstrapServers"), p.string("topic"), keyFields, extra,
+        delivery, p.string("transactionalIdPrefix", null));
+    sink.changelog = upsertKey != null;
+    return sink;
   }
 
   @Override
@@ -186,7 +205,7 @@ public final class KafkaSink implements SinkConnector {
           transactionalIdPrefix + "-" + subtaskIndex + "-" + attempt);
     }
     c.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "tributary-" + sinkId + "-" + subtaskIndex);
-    return new KafkaSinkWriter(sinkId, topic, keyFields, c);
+    return new KafkaSinkWriter(sinkId, topic, keyFields, c, changelog);
   }
 
   /** Releases the admin client used to commit and recover transactions. */

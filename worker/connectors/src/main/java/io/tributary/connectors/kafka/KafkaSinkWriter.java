@@ -2,6 +2,7 @@ package io.tributary.connectors.kafka;
 
 import io.tributary.connect.ConnectorException;
 import io.tributary.connect.SinkWriter;
+import io.tributary.connectors.json.ChangelogRows;
 import io.tributary.connectors.json.JsonRecords;
 import io.tributary.stream.Record;
 import java.time.Duration;
@@ -28,7 +29,12 @@ final class KafkaSinkWriter implements SinkWriter {
     }
   };
 
-  KafkaSinkWriter(String sinkId, String topic, List<String> keyFields, Map<String, Object> config) {
+  /** Non-null when the input is an upsert stream: values without {@code _op}, deletes as tombstones. */
+  private final ChangelogRows changelog;
+
+  /** @param changelog whether the input is an upsert stream (see {@link io.tributary.stream.Changelog}) */
+  KafkaSinkWriter(String sinkId, String topic, List<String> keyFields, Map<String, Object> config, boolean changelog) {
+    this.changelog = changelog ? new ChangelogRows() : null;
     this.sinkId = sinkId;
     this.topic = topic;
     this.keyFields = keyFields;
@@ -42,9 +48,11 @@ final class KafkaSinkWriter implements SinkWriter {
   @Override
   public void write(Record record) {
     throwIfFailed();
-    byte[] key = keyFields.isEmpty() ? null : JsonRecords.toJsonBytes(record, keyFields);
+    byte[] key = keyFields.isEmpty() && changelog == null ? null : JsonRecords.toJsonBytes(record, keyFields);
+    byte[] value = changelog == null ? JsonRecords.toJsonBytes(record)
+        : ChangelogRows.isDelete(record) ? null : JsonRecords.toJsonBytes(changelog.withoutOp(record));
     try {
-      producer.send(new ProducerRecord<>(topic, key, JsonRecords.toJsonBytes(record)), onSent);
+      producer.send(new ProducerRecord<>(topic, key, value), onSent);
     } catch (KafkaException e) {
       throw failure(e);
     }

@@ -275,6 +275,26 @@ class KafkaConnectorsIT {
   }
 
   /** A deterministic result of a one-minute window, as a replay produces it again. */
+  @Test
+  void anUpsertStreamIsKeyedByItsGroupWithoutItsOpAndADeleteIsATombstone() throws Exception {
+    kafka.createTopic("group-totals", 2);
+    SinkConnector sink = KafkaSink.fromProperties("totals", new ConnectorProperties("kafka sink 'totals'", Map.of(
+        "bootstrapServers", kafka.bootstrapServers(), "topic", "group-totals", "delivery", "upsert")),
+        List.of("auction"));
+    Schema change = Schema.of("_op", "auction", "bids");
+    try (SinkWriter w = sink.open(0, 1)) {
+      w.write(new Record(change, new Object[] {"insert", 1L, 1L}, 5));
+      w.write(new Record(change, new Object[] {"update", 1L, 2L}, 6));
+      w.write(new Record(change, new Object[] {"delete", 1L, null}, 7));
+      w.commit();
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> read = consumeAll("group-totals", 2, 3);
+    assertThat(read).extracting(r -> new String(r.key(), StandardCharsets.UTF_8)).containsOnly("{\"auction\":1}");
+    assertThat(read).extracting(r -> r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8))
+        .containsExactly("{\"auction\":1,\"bids\":1}", "{\"auction\":1,\"bids\":2}", null);
+  }
+
   private static Record windowResult(long auction, long window) {
     return new Record(WINDOW_RESULT, new Object[] {auction, window * 60_000, (window + 1) * 60_000,
         auction * 100 + window}, Record.NO_TIMESTAMP);

@@ -43,7 +43,7 @@ public final class Analysis {
     return Collections.unmodifiableSet(new LinkedHashSet<>(generate(sql).fields));
   }
 
-  /** Parses {@code count(*)}, {@code count(x)}, {@code sum(x)}, {@code min}, {@code max}, {@code avg}. */
+  /** Parses {@code count(*)}, {@code count(x)}, {@code count(DISTINCT x)}, {@code sum(x)}, {@code min}, {@code max}, {@code avg}. */
   public static AggregateCall parseAggregate(String sql) {
     SqlNode node = Parsing.parse(sql);
     if (!(node instanceof SqlBasicCall) || node.getKind() != SqlKind.OTHER_FUNCTION) {
@@ -52,8 +52,15 @@ public final class Analysis {
     SqlBasicCall call = (SqlBasicCall) node;
     AggregatePlan.Function function = function(call.getOperator().getName(), sql);
     if (call.getFunctionQuantifier() != null) {
-      throw new ExpressionException("`" + sql + "`: " + call.getFunctionQuantifier() + " aggregates are not supported");
-    } else if (call.operandCount() != 1) {
+      boolean distinctCount = function == AggregatePlan.Function.COUNT
+          && "DISTINCT".equalsIgnoreCase(call.getFunctionQuantifier().toValue());
+      if (!distinctCount) {
+        throw new ExpressionException("`" + sql + "`: " + call.getFunctionQuantifier() + " is supported only in "
+            + "count(DISTINCT x)");
+      }
+      function = AggregatePlan.Function.COUNT_DISTINCT;
+    }
+    if (call.operandCount() != 1) {
       throw new ExpressionException("`" + sql + "`: " + function + " takes exactly one argument");
     }
     SqlNode arg = call.operand(0);
@@ -64,21 +71,27 @@ public final class Analysis {
       return new AggregateCall(function, null);
     }
     String argument = argumentText(sql, call);
+    if (function == AggregatePlan.Function.COUNT_DISTINCT) {
+      argument = argument.replaceFirst("(?i)^DISTINCT\\s+", "");
+    }
     validate(argument);
     return new AggregateCall(function, argument);
   }
 
   private static AggregatePlan.Function function(String name, String sql) {
-    try {
-      return AggregatePlan.Function.valueOf(name.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw notAggregate(sql);
-    }
+    return switch (name.toUpperCase(Locale.ROOT)) {
+      case "COUNT" -> AggregatePlan.Function.COUNT;
+      case "SUM" -> AggregatePlan.Function.SUM;
+      case "MIN" -> AggregatePlan.Function.MIN;
+      case "MAX" -> AggregatePlan.Function.MAX;
+      case "AVG" -> AggregatePlan.Function.AVG;
+      default -> throw notAggregate(sql);
+    };
   }
 
   private static ExpressionException notAggregate(String sql) {
     return new ExpressionException("`" + sql + "` is not an aggregate call; expected one of "
-        + "count(*), count(x), sum(x), min(x), max(x), avg(x)");
+        + "count(*), count(x), count(DISTINCT x), sum(x), min(x), max(x), avg(x)");
   }
 
   /** The user's own text between the call's parentheses (keeps quoting and case). */

@@ -89,11 +89,12 @@ final class Generator {
   private Code field(SqlIdentifier id) {
     if (id.isStar()) {
       throw error(id, "'*' is only allowed in count(*)");
-    } else if (!id.isSimple()) {
+    } else if (id.names.size() > 2) {
       throw error(id, "nested field '" + String.join(".", id.names) + "' is not supported");
     }
-    String name = id.getSimple();
-    if (!id.isComponentQuoted(0) && Parsing.isReserved(name)) {
+    // a qualified name (a join's l.price) reads the field of that whole name
+    String name = String.join(".", id.names);
+    if (id.isSimple() && !id.isComponentQuoted(0) && Parsing.isReserved(name)) {
       throw error(id, "unsupported function " + name.toUpperCase(java.util.Locale.ROOT)
           + " (quote a field of that name: \"" + name + "\")");
     }

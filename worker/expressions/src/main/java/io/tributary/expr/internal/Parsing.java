@@ -72,6 +72,9 @@ public final class Parsing {
     if (m.find()) {
       int from = Math.max(0, at);
       for (String token : m.group(1).split("\\s+")) {
+        if (!token.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+          continue; // punctuation, such as the dot of a qualified name (l.value)
+        }
         int i = indexOfWord(text, token, from);
         if (i < 0) {
           break;

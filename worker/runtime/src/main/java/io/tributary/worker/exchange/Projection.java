@@ -2,6 +2,7 @@ package io.tributary.worker.exchange;
 
 import io.tributary.expr.Expressions;
 import io.tributary.plan.AggregatePlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.stream.Schema;
@@ -26,15 +27,22 @@ public final class Projection {
 
   /**
    * The fields a receiving operator reads, when it reads fewer than it is sent: a window without a
-   * late output needs only its key fields and aggregate arguments (event time travels with the
-   * record). Null: send everything.
+   * late output, or a group aggregate, needs only its key fields and aggregate arguments (event
+   * time travels with the record). Null: send everything.
    */
   public static Projection forReceiver(OperatorPlan receiver) {
+    if (receiver instanceof GroupAggregatePlan g) {
+      return of(g.keyBy(), g.aggregates());
+    }
     if (!(receiver instanceof WindowAggregatePlan w) || w.lateOutput() != null) {
       return null;
     }
-    LinkedHashSet<String> fields = new LinkedHashSet<>(w.keyBy());
-    for (AggregatePlan a : w.aggregates()) {
+    return of(w.keyBy(), w.aggregates());
+  }
+
+  private static Projection of(List<String> keyBy, List<AggregatePlan> aggregates) {
+    LinkedHashSet<String> fields = new LinkedHashSet<>(keyBy);
+    for (AggregatePlan a : aggregates) {
       if (a.argument() != null) {
         fields.addAll(Expressions.referencedFields(a.argument()));
       }

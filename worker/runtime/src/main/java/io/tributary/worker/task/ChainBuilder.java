@@ -4,20 +4,28 @@ import io.tributary.checkpoint.OperatorState;
 import io.tributary.connect.SinkConnector;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.GroupAggregatePlan;
+import io.tributary.plan.JoinPlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
 import io.tributary.plan.TransformPlan;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.protocol.TaskRestore;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateCodec;
 import io.tributary.state.StateBackendFactory;
 import io.tributary.state.StateSnapshot;
+import io.tributary.worker.aggregate.GroupAggregateOperator;
+import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
+import io.tributary.worker.state.LongCodec;
 import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.topn.TopNOperator;
 import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
 import java.util.ArrayList;
@@ -28,7 +36,8 @@ import java.util.Map;
 /**
  * Builds the chain of operators of one task: an operator per plan operator of its stage, linked in
  * the stage's order; a keyed operator gets a state backend and a timer service for the task's key
- * groups, restored from the deployment's handles (keyed state lazily by the backend, timers by
+ * groups (an operator keyed exactly when it has timers, whose namespaces its codec encodes),
+ * restored from the deployment's handles (keyed state lazily by the backend, timers by
  * ranges, watermarks the lowest of the earlier subtasks'); a sink gets a writer of this attempt.
  */
 final class ChainBuilder {
@@ -84,6 +93,7 @@ final class ChainBuilder {
     int subtask = task.subtask();
     TaskRestore restore = task.restore();
     KeyedStateBackend state = null;
+    StateCodec<?> timerNamespaces = null;
     Operator operator;
     if (op instanceof SourcePlan) {
       operator = new SourceOperator();
@@ -91,8 +101,16 @@ final class ChainBuilder {
       operator = new TransformOperator(t);
     } else if (op instanceof WindowAggregatePlan w) {
       operator = new WindowOperator(w);
-      state = keyedState(op, task.keyGroups(), restore);
-      closeables.add(state);
+      timerNamespaces = WindowOperator.namespaceCodec();
+    } else if (op instanceof JoinPlan j) {
+      operator = Joins.create(j);
+      timerNamespaces = Joins.namespaceCodec(j);
+    } else if (op instanceof TopNPlan t) {
+      operator = new TopNOperator(t);
+      timerNamespaces = TopNOperator.namespaceCodec();
+    } else if (op instanceof GroupAggregatePlan g) {
+      operator = new GroupAggregateOperator(g);
+      timerNamespaces = LongCodec.INSTANCE; // it registers none
     } else if (op instanceof SinkPlan s) {
       SinkConnector sink = env.sinks().get(s.id());
       if (sink == null) {
@@ -104,9 +122,14 @@ final class ChainBuilder {
     } else {
       throw new IllegalArgumentException("unknown operator kind " + op);
     }
+    if (timerNamespaces != null) {
+      state = keyedState(op, task.keyGroups(), restore);
+      closeables.add(state);
+    }
     ChainNode node = new ChainNode(op, operator, subtask);
     if (state != null) {
       node.timers = new HeapTimerService(state);
+      node.timerNamespaces = timerNamespaces;
     }
     if (restore != null) {
       restoreNode(node, restore.operator(op.id()), task.keyGroups());
@@ -146,7 +169,7 @@ final class ChainBuilder {
       if (s.timers() != null && node.timers != null) {
         // reads the header and index only: each section when its timers are needed
         node.timers.restore(TimerSnapshotSource.of(env.checkpointing().store(), s.timers()),
-            WindowOperator.namespaceCodec(), range, plan.maxParallelism());
+            node.timerNamespaces, range, plan.maxParallelism());
       }
     }
     node.watermark = watermark;

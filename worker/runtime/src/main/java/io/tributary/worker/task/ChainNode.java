@@ -7,6 +7,7 @@ import io.tributary.worker.operator.Operator;
 import io.tributary.worker.operator.OperatorContext;
 import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Output;
+import io.tributary.worker.operator.TwoInputOperator;
 import io.tributary.worker.timer.HeapTimerService;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,8 @@ final class ChainNode {
   final Map<String, List<ExchangeOutput>> sideExchanges = new HashMap<>();
   final Output output = new NodeOutput();
   HeapTimerService timers;
+  /** The codec of the namespaces the operator's timers have; null when it has no timers. */
+  io.tributary.state.StateCodec<?> timerNamespaces;
   OperatorContext context;
   long watermark = Watermark.NONE;
   long pendingWatermark = Watermark.NONE;
@@ -69,6 +72,19 @@ final class ChainNode {
       tap.take(record);
     }
     operator.processElement(record, output);
+  }
+
+  /**
+   * A record that arrived on input {@code input} of this operator: a {@link TwoInputOperator} is
+   * told which; any other operator takes records of all its inputs alike (a union).
+   */
+  void process(int input, Record record) {
+    if (operator instanceof TwoInputOperator two) {
+      recordsIn++;
+      two.processElement(input, record, output);
+    } else {
+      process(record);
+    }
   }
 
   private final class NodeOutput implements Output {

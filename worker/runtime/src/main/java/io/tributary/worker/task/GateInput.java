@@ -25,6 +25,8 @@ final class GateInput implements TaskInput {
   private final InputGate gate;
   private final InboundChannel[] channels;
   private final ChainNode[] heads;
+  /** Per channel: which input of its head it feeds (a join's left or right, a union's n-th). */
+  private final int[] inputs;
   private final ElementReader[] readers;
   private final long[] watermarks;
   private final boolean[] idle;
@@ -53,15 +55,20 @@ final class GateInput implements TaskInput {
    *     never hold back the watermark
    */
   GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, boolean[] endedFromStart) {
-    this(gate, channels, heads, endedFromStart, true);
+    this(gate, channels, heads, new int[channels.length], endedFromStart, true);
   }
 
-  /** @param aligned whether to hold a channel's input after its barrier until the barrier came on every channel */
-  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, boolean[] endedFromStart, boolean aligned) {
+  /**
+   * @param inputs per channel, the input of its head it feeds (0 unless the head has several)
+   * @param aligned whether to hold a channel's input after its barrier until the barrier came on every channel
+   */
+  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, int[] inputs, boolean[] endedFromStart,
+      boolean aligned) {
     this.aligned = aligned;
     this.gate = gate;
     this.channels = channels;
     this.heads = heads;
+    this.inputs = inputs.clone();
     int n = channels.length;
     this.readers = new ElementReader[n];
     for (int i = 0; i < n; i++) {
@@ -212,7 +219,7 @@ final class GateInput implements TaskInput {
 
   private void handle(int c, StreamElement e) {
     if (e instanceof Record r) {
-      task.processRecord(heads[c], r);
+      task.processRecord(heads[c], inputs[c], r);
     } else if (e instanceof Watermark w) {
       if (w.timestamp() > watermarks[c]) {
         watermarks[c] = w.timestamp();

@@ -241,13 +241,18 @@ public final class StreamTask implements Runnable {
   }
 
   void processRecord(ChainNode head, Record record) {
+    processRecord(head, 0, record);
+  }
+
+  /** A record for input {@code input} of chain head {@code head}. */
+  void processRecord(ChainNode head, int input, Record record) {
     if ((++recordsIn & 1023) == 0) {
       publish();
     }
     if (idle) {
       setIdle(false);
     }
-    head.process(record);
+    head.process(input, record);
   }
 
   /** The task's combined input watermark advanced. */

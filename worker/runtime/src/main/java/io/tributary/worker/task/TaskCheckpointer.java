@@ -5,7 +5,6 @@ import io.tributary.checkpoint.SplitState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateSnapshot;
-import io.tributary.worker.window.WindowOperator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -94,7 +93,7 @@ final class TaskCheckpointer {
       CompletableFuture<String> timersWritten = CompletableFuture.completedFuture(null);
       if (n.timers != null) {
         // only the timer references are copied on the task thread; they are serialized with the upload
-        java.util.function.Supplier<byte[]> bytes = n.timers.snapshotLater(WindowOperator.namespaceCodec());
+        java.util.function.Supplier<byte[]> bytes = n.timers.snapshotLater(n.timerNamespaces);
         timers = Checkpointing.timersObject(jobName, checkpointId, n.plan.id(), subtask);
         String name = timers;
         timersWritten = CompletableFuture.supplyAsync(() -> {

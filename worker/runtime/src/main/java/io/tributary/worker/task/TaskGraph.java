@@ -162,7 +162,7 @@ public final class TaskGraph {
 
   /** The inbound side of one receiving stage: per subtask, its gate, channels and the heads they feed. */
   private record Inputs(List<InputGate> gates, List<List<InboundChannel>> channels, List<List<ChainNode>> heads,
-      List<List<Boolean>> silent) {}
+      List<List<Integer>> inputIndexes, List<List<Boolean>> silent) {}
 
   private Inputs connectInputs(StagePlan stage, long[] nextChannel) {
     List<EdgePlan> ins = plan.inputsOf(stage.id());
@@ -171,11 +171,13 @@ public final class TaskGraph {
       channelsPerReceiver += e.partitioning() == EdgePlan.Partitioning.FORWARD
           ? 1 : plan.stage(e.fromStage()).parallelism();
     }
-    Inputs in = new Inputs(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    Inputs in = new Inputs(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+        new ArrayList<>());
     for (int j = 0; j < stage.parallelism(); j++) {
       in.gates().add(new InputGate(channelsPerReceiver));
       in.channels().add(new ArrayList<>());
       in.heads().add(new ArrayList<>());
+      in.inputIndexes().add(new ArrayList<>());
       in.silent().add(new ArrayList<>());
     }
     for (EdgePlan e : ins) {
@@ -222,6 +224,7 @@ public final class TaskGraph {
         }
         if (receiverHere) {
           in.heads().get(j).add(head);
+          in.inputIndexes().get(j).add(e.toInput());
           in.silent().get(j).add(readsNothing(from, i));
         }
       }
@@ -270,8 +273,10 @@ public final class TaskGraph {
       for (int c = 0; c < ended.length; c++) {
         ended[c] = silent.get(c);
       }
+      int[] inputIndexes = inputs.inputIndexes().get(i).stream().mapToInt(Integer::intValue).toArray();
       input = new GateInput(inputs.gates().get(i), inputs.channels().get(i).toArray(new InboundChannel[0]),
-          hd.toArray(new ChainNode[0]), ended, env.checkpointing() == null || env.checkpointing().aligned());
+          hd.toArray(new ChainNode[0]), inputIndexes, ended,
+          env.checkpointing() == null || env.checkpointing().aligned());
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
     StreamTask task = new StreamTask(name, stage.id(), i, input, chain.nodes(), heads, chain.exchanges(),

@@ -10,6 +10,7 @@ import io.tributary.worker.operator.Operator;
 import io.tributary.worker.operator.OperatorContext;
 import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Output;
+import io.tributary.worker.window.WindowAssignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,8 @@ import java.util.Map;
 /**
  * Filter, then projection, with SQL expressions compiled once per task. A record whose expression
  * cannot be evaluated (a type error, division by zero) is counted as malformed and dropped; it never
- * stops the job.
+ * stops the job. Or, for a plan with a window, its assignment to windows ({@link WindowAssignment});
+ * a record without a timestamp is then malformed.
  */
 final class TransformOperator implements Operator {
   private final TransformPlan plan;
@@ -25,6 +27,7 @@ final class TransformOperator implements Operator {
   private Schema outSchema;
   private CompiledExpression[] select;
   private OperatorMetrics metrics;
+  private WindowAssignment windows;
 
   TransformOperator(TransformPlan plan) {
     this.plan = plan;
@@ -33,6 +36,9 @@ final class TransformOperator implements Operator {
   @Override
   public void open(OperatorContext context) {
     metrics = context.metrics();
+    if (plan.window() != null) {
+      windows = new WindowAssignment(plan.window());
+    }
     if (plan.filter() != null) {
       filter = Expressions.compile(plan.filter());
     }
@@ -50,6 +56,12 @@ final class TransformOperator implements Operator {
 
   @Override
   public void processElement(Record record, Output out) {
+    if (windows != null) {
+      if (!windows.assign(record, out::emit)) {
+        metrics.incMalformed();
+      }
+      return;
+    }
     try {
       if (filter != null && !filter.test(record)) {
         return;

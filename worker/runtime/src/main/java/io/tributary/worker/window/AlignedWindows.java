@@ -7,7 +7,7 @@ package io.tributary.worker.window;
  * <p>The windows of the last call are cached, so consecutive records of the same slide period
  * share one array and allocate nothing. The returned array must not be modified.
  */
-final class AlignedWindows {
+final class AlignedWindows implements WindowAssigner {
   private static final TimeWindow[] NONE = new TimeWindow[0];
 
   private final long size;
@@ -28,7 +28,8 @@ final class AlignedWindows {
    * The windows that contain {@code ts}, latest start first; empty only when {@code slide > size}
    * leaves {@code ts} in a gap between windows.
    */
-  TimeWindow[] assign(long ts) {
+  @Override
+  public TimeWindow[] assign(long ts) {
     long lastStart = ts - Math.floorMod(ts, slide);
     long span = lastStart - ts + size;
     int count = span <= 0 ? 0 : (int) ((span + slide - 1) / slide);

@@ -14,6 +14,9 @@ import io.tributary.worker.operator.OperatorContext;
 import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.Timer;
+import io.tributary.worker.aggregate.Accumulator;
+import io.tributary.worker.aggregate.AccumulatorCodec;
+import io.tributary.worker.aggregate.Aggregates;
 import io.tributary.worker.operator.TimerService;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +55,7 @@ public final class WindowOperator implements Operator {
   private final KeySelector keySelector;
   private final Aggregates aggregates;
   private final WindowResults results;
-  private final AlignedWindows aligned;
+  private final WindowAssigner aligned;
   private final long gap;
   private final long lateness;
   private KeyedStateBackend backend;
@@ -71,7 +74,7 @@ public final class WindowOperator implements Operator {
     this.results = new WindowResults(
         plan.keyBy(), plan.aggregates().stream().map(AggregatePlan::name).toList(), aggregates);
     WindowPlan w = plan.window();
-    this.aligned = w.type() == WindowPlan.Type.SESSION ? null : new AlignedWindows(w.sizeMillis(), w.slideMillis());
+    this.aligned = WindowAssigner.of(w);
     this.gap = w.gapMillis();
     if (aligned == null && gap <= 0) {
       throw new IllegalArgumentException("session gap must be positive, got " + gap);

@@ -1,6 +1,8 @@
 package io.tributary.worker.window;
 
 import io.tributary.state.Key;
+import io.tributary.worker.aggregate.Accumulator;
+import io.tributary.worker.aggregate.Aggregates;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
 import java.util.ArrayList;

@@ -51,9 +51,10 @@ class WindowOperatorPropertyTest {
 
   private static WindowPlan randomWindow(Random random) {
     long size = 10 + random.nextInt(100);
-    return switch (random.nextInt(3)) {
+    return switch (random.nextInt(4)) {
       case 0 -> WindowPlan.tumbling(size);
       case 1 -> WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(5))));
+      case 2 -> WindowPlan.cumulate(size * 4, size);
       default -> WindowPlan.session(1 + random.nextInt(40));
     };
   }
@@ -141,6 +142,19 @@ class WindowOperatorPropertyTest {
         end = Math.max(end, r.timestamp() + window.gapMillis());
       }
       windows.add(new long[] {start, end});
+      return windows;
+    }
+    if (window.type() == WindowPlan.Type.CUMULATE) {
+      java.util.Set<List<Long>> cumulating = new java.util.LinkedHashSet<>();
+      for (Record r : records) {
+        long start = Math.floorDiv(r.timestamp(), window.sizeMillis()) * window.sizeMillis();
+        for (long end = start + window.slideMillis(); end <= start + window.sizeMillis(); end += window.slideMillis()) {
+          if (end > r.timestamp()) {
+            cumulating.add(List.of(start, end));
+          }
+        }
+      }
+      cumulating.forEach(w -> windows.add(new long[] {w.get(0), w.get(1)}));
       return windows;
     }
     java.util.Set<Long> starts = new java.util.TreeSet<>();

@@ -1,4 +1,4 @@
-package io.tributary.worker.window;
+package io.tributary.worker.aggregate;
 
 import io.tributary.expr.CompiledExpression;
 import io.tributary.expr.Expressions;

@@ -1,30 +1,33 @@
-package io.tributary.worker.window;
+package io.tributary.worker.aggregate;
 
 import io.tributary.expr.ExpressionException;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.AggregatePlan.Function;
 import io.tributary.stream.Record;
+import io.tributary.worker.state.ValueCodec;
 import java.util.List;
 
 /**
- * The incremental aggregates of a window operator: count(*), count(expr), sum, min, max, avg.
+ * The incremental aggregates of a window or group aggregate: count(*), count(expr),
+ * count(DISTINCT expr), sum, min, max, avg.
  *
- * <p>Nulls are ignored (count(expr) counts non-null values). sum, min and max stay Long while
+ * <p>Nulls are ignored (count(expr) counts non-null values, count(DISTINCT expr) distinct non-null
+ * values, numbers compared as Long or Double). sum, min and max stay Long while
  * every input of the window is a whole number and become Double otherwise (also when a long sum
- * would overflow); avg is always Double. Over no input, count is 0 and the others are null.
+ * would overflow); avg is always Double. Over no input, the counts are 0 and the others are null.
  *
  * <p>A record is handled in two steps so that a bad record changes nothing: {@link #evaluate}
  * reads every argument into a scratch array (throwing {@link ExpressionException} on an error or
  * a non-numeric input to a numeric aggregate), then {@link #addTo} adds the scratch values to as
  * many accumulators as the record has windows.
  */
-final class Aggregates {
+public final class Aggregates {
   private final Function[] functions;
   private final Argument[] arguments;
   private final String[] texts;
   private final Object[] scratch;
 
-  Aggregates(List<AggregatePlan> plans) {
+  public Aggregates(List<AggregatePlan> plans) {
     int n = plans.size();
     functions = new Function[n];
     arguments = new Argument[n];
@@ -33,7 +36,8 @@ final class Aggregates {
     for (int i = 0; i < n; i++) {
       AggregatePlan p = plans.get(i);
       functions[i] = p.function();
-      texts[i] = p.function().name().toLowerCase() + "(" + (p.argument() == null ? "*" : p.argument()) + ")";
+      texts[i] = p.function() == Function.COUNT_DISTINCT ? "count(DISTINCT " + p.argument() + ")"
+          : p.function().name().toLowerCase() + "(" + (p.argument() == null ? "*" : p.argument()) + ")";
       if (p.argument() != null) {
         arguments[i] = Argument.of(p.argument());
       } else if (p.function() != Function.COUNT) {
@@ -42,19 +46,20 @@ final class Aggregates {
     }
   }
 
-  int size() {
+  public int size() {
     return functions.length;
   }
 
-  Accumulator newAccumulator() {
+  public Accumulator newAccumulator() {
     return new Accumulator(functions.length);
   }
 
   /** Reads every argument of {@code record}; the values stay until the next call. */
-  void evaluate(Record record) {
+  public void evaluate(Record record) {
     for (int i = 0; i < arguments.length; i++) {
       Object v = arguments[i] == null ? Boolean.TRUE : arguments[i].read(record);
-      if (v != null && functions[i] != Function.COUNT && !(v instanceof Number)) {
+      if (v != null && functions[i] != Function.COUNT && functions[i] != Function.COUNT_DISTINCT
+          && !(v instanceof Number)) {
         throw new ExpressionException(texts[i] + ": '" + v + "' is not a number");
       }
       scratch[i] = v;
@@ -62,7 +67,7 @@ final class Aggregates {
   }
 
   /** Adds the values of the last {@link #evaluate} to {@code acc}. */
-  void addTo(Accumulator acc) {
+  public void addTo(Accumulator acc) {
     for (int i = 0; i < scratch.length; i++) {
       Object v = scratch[i];
       if (v == null) {
@@ -70,6 +75,7 @@ final class Aggregates {
       }
       switch (functions[i]) {
         case COUNT -> acc.counts[i]++;
+        case COUNT_DISTINCT -> acc.distinct(i).add(ValueCodec.normalized(v));
         case SUM, AVG -> addSum(acc, i, (Number) v);
         case MIN -> addExtreme(acc, i, (Number) v, true);
         case MAX -> addExtreme(acc, i, (Number) v, false);
@@ -109,8 +115,14 @@ final class Aggregates {
   }
 
   /** Adds everything {@code from} counted into {@code into} (session merging). */
-  void mergeInto(Accumulator into, Accumulator from) {
+  public void mergeInto(Accumulator into, Accumulator from) {
     for (int i = 0; i < functions.length; i++) {
+      if (functions[i] == Function.COUNT_DISTINCT) {
+        if (from.distinct != null && from.distinct[i] != null) {
+          into.distinct(i).addAll(from.distinct[i]);
+        }
+        continue;
+      }
       if (from.counts[i] == 0) {
         continue;
       }
@@ -130,7 +142,7 @@ final class Aggregates {
   }
 
   /** Writes the result of every aggregate of {@code acc} to {@code out} from {@code offset}. */
-  void results(Accumulator acc, Object[] out, int offset) {
+  public void results(Accumulator acc, Object[] out, int offset) {
     for (int i = 0; i < functions.length; i++) {
       out[offset + i] = result(acc, i);
     }
@@ -140,6 +152,9 @@ final class Aggregates {
     long n = acc.counts[i];
     if (functions[i] == Function.COUNT) {
       return n;
+    }
+    if (functions[i] == Function.COUNT_DISTINCT) {
+      return acc.distinct == null || acc.distinct[i] == null ? 0L : (long) acc.distinct[i].size();
     }
     if (n == 0) {
       return null;
