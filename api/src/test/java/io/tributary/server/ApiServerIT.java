@@ -217,6 +217,6 @@ class ApiServerIT {
     Job after = await(again, "default", "trickle", j -> j.getObservedState() == ObservedState.RUNNING);
     assertThat(after.getVersion()).isEqualTo(before.getVersion());
     assertThat(new EventsApi(client).listJobEvents("default", "trickle", null, null).getItems())
-        .extracting(e -> e.getMessage()).anyMatch(m -> m.contains("control plane restarted"));
+        .extracting(e -> e.getMessage()).anyMatch(m -> m.contains("a new control plane takes the job over"));
   }
 }

@@ -259,11 +259,12 @@ final class JobActions {
     ObservedState before = job.state();
     ObservedState after = before.afterControlPlaneRestart(record.desired());
     RestorePolicy from = before == ObservedState.CREATED ? record.restore() : job.recovery();
-    job.resetAfterControlPlaneRestart(after, "the control plane restarted; the job's run ended with the previous "
-        + "process");
+    job.resetAfterControlPlaneRestart(after, "a new control plane takes the job over (the server restarted, or "
+        + "another replica took the lead)");
     if (after == ObservedState.RECOVERING) {
       // the workers may still run it (an earlier control plane's workers outlive it): then it goes on
-      job.deploy(record, spec, from, "resuming after a control-plane restart " + describe(from), null, true);
+      job.deploy(record, spec, from, "resuming after a control-plane restart: the attempt its workers still run, if "
+          + "they do, else " + describe(from), null, true);
     } else if (after == ObservedState.STOPPED && record.desired() == DesiredState.RUNNING) {
       job.deploy(record, spec, record.restore(), "resumed " + describe(record.restore()), null);
     }

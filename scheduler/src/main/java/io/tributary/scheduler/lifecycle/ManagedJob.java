@@ -39,11 +39,13 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
 
   // guarded by this
   private ObservedState state = ObservedState.CREATED;
+  /** {@link #state} and {@link #failure} as {@link #snapshot} reads them, set under this object's lock. */
+  private volatile Snapshot published = new Snapshot(ObservedState.CREATED, null);
   private JobFailure failure;
   private RestorePolicy recovery = RestorePolicy.LATEST;
   private JobRun run;
   private Deployed deployed;
-  private java.util.List<TaskPlacement> placement = java.util.List.of();
+  private volatile java.util.List<TaskPlacement> placement = java.util.List.of();
   /** Where the tasks of the job's latest attempt ran, by task id, kept after it ended: the next run's hint. */
   private java.util.Map<String, String> lastPlacement = java.util.Map.of();
   private AttemptId placedAttempt;
@@ -149,8 +151,12 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     actions.unlock();
   }
 
-  synchronized Snapshot snapshot() {
-    return new Snapshot(state, failure);
+  /**
+   * The job's observed state and failure as last changed. Never waits: a change is published before
+   * it is stored, so a read is not held up by a slow metadata store (the API's reads go through here).
+   */
+  Snapshot snapshot() {
+    return published;
   }
 
   synchronized ObservedState state() {
@@ -207,6 +213,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     failure = persisted.failure();
     recovery = persisted.recovery();
     restarts = persisted.restarts();
+    published = new Snapshot(state, failure);
   }
 
   /** The restore a new run uses if the previous one must be started again from scratch. */
@@ -471,7 +478,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   }
 
   /** Where the tasks of the current attempt run; empty when none is deployed. */
-  synchronized java.util.List<TaskPlacement> placement() {
+  java.util.List<TaskPlacement> placement() {
     return placement;
   }
 
@@ -589,6 +596,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   }
 
   private void persist() {
+    published = new Snapshot(state, failure);
     if (!retired) {
       try {
         ctx.statuses.put(project, name, new StatusStore.Status(state, failure, recovery, restarts,

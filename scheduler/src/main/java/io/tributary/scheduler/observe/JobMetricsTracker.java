@@ -106,7 +106,8 @@ public final class JobMetricsTracker {
         read += t.recordsIn();
       }
     }
-    if (read != sourceRecords || lastSourceInput == null) {
+    // until the attempt's tasks report, it is still being deployed: its sources' quiet time has not begun
+    if (s.tasks().isEmpty() || read != sourceRecords || lastSourceInput == null) {
       sourceRecords = read;
       lastSourceInput = at;
     }
@@ -122,8 +123,9 @@ public final class JobMetricsTracker {
   }
 
   /**
-   * When the running attempt's sources last read a record, as of the samples (its start, if they
-   * have read nothing); null when no attempt runs or none was sampled yet.
+   * When the running attempt's sources last read a record, as of the samples (when its tasks first
+   * reported, if they have read nothing: a slow deployment is not quiet time); null when no attempt
+   * runs or none was sampled yet.
    */
   public synchronized Instant lastSourceInput() {
     return running ? lastSourceInput : null;
