@@ -26,7 +26,8 @@ class ExamplesTest {
     Map<String, Class<?>> models = Map.of(
         "ClicksPerUserApply", JobApply.class, "ClicksPerUserPlanRequest", PlanRequest.class,
         "RunningJob", Job.class, "ClicksPerUserPlan", ExecutionPlan.class,
-        "InvalidSpecProblem", Problem.class, "ClicksPerUserMetrics", JobMetrics.class);
+        "InvalidSpecProblem", Problem.class, "ClicksPerUserMetrics", JobMetrics.class,
+        "SqlJobApply", JobApply.class, "InvalidSqlProblem", Problem.class);
     assertThat(api.at("/components/examples").fieldNames()).toIterable()
         .containsExactlyInAnyOrderElementsOf(models.keySet());
 
@@ -47,5 +48,11 @@ class ExamplesTest {
     assertThat(problem.getStatus()).isEqualTo(400);
     assertThat(problem.getErrors()).extracting(e -> e.getPointer())
         .containsExactly("/spec/operators/1/window/size", "/spec/sinks/results/input");
+    Problem sql = CLIENT.treeToValue(api.at("/components/examples/InvalidSqlProblem/value"), Problem.class);
+    assertThat(sql.getErrors()).singleElement().satisfies(e -> {
+      assertThat(e.getPointer()).isEqualTo("/sql");
+      assertThat(e.getLine()).isPositive();
+      assertThat(e.getColumn()).isPositive();
+    });
   }
 }
