@@ -81,10 +81,9 @@ class NexmarkGoldenIT {
   void whatTributaryCommitsIsWhatDuckDbComputes(String query, int before, int after, String backend)
       throws Exception {
     Path out = tmp.resolve("out");
-    String spec = SqlJobs.compile(overFiles(query, out, backend, before), query).specJson();
+    String spec = SqlJobs.compile(overFiles(query, out, backend), query).specJson();
 
     String savepoint = SavepointRuns.runUntilSavepoint(tmp, spec, out, before);
-    spec = SqlJobs.compile(overFiles(query, out, backend, after), query).specJson();
     int committedBefore = committed(out).size();
     RunEvents events = new RunEvents();
     try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
@@ -104,20 +103,16 @@ class NexmarkGoldenIT {
 
   /**
    * The query's text with its Nexmark tables read from the golden input's files (throttled, so that
-   * the savepoint falls in the middle) and its sink a file sink writing a changelog. A source's
-   * {@code maxRecordsPerSecond} is shared by its {@code parallelism} subtasks, and a file is one
-   * split, read by one of them: its rate is multiplied by the parallelism, so that a table is read
-   * at the same rate at any.
+   * the savepoint falls in the middle) and its sink a file sink writing a changelog.
    */
-  private static String overFiles(String query, Path out, String backend, int parallelism) throws Exception {
+  private static String overFiles(String query, Path out, String backend) throws Exception {
     String sql = Files.readString(Path.of("../examples/nexmark", query + ".sql"), StandardCharsets.UTF_8);
     Matcher m = java.util.regex.Pattern
         .compile("WITH \\('connector' = 'nexmark', 'kind' = '(\\w+)', 'events' = '\\d+'\\)").matcher(sql);
     StringBuilder b = new StringBuilder();
     while (m.find()) {
       String kind = m.group(1);
-      long rate = Math.max(1, BIDS_PER_SECOND * (kind.equals("bid") ? 46 : kind.equals("auction") ? 3 : 1) / 46)
-          * parallelism;
+      long rate = Math.max(1, BIDS_PER_SECOND * (kind.equals("bid") ? 46 : kind.equals("auction") ? 3 : 1) / 46);
       m.appendReplacement(b, Matcher.quoteReplacement("WITH ('connector' = 'file', 'path' = '"
           + input.resolve(kind + ".jsonl") + "', 'maxRecordsPerSecond' = '" + rate + "')"));
     }

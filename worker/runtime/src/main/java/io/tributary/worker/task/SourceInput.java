@@ -165,6 +165,11 @@ final class SourceInput implements TaskInput, SplitOutput {
     }
   }
 
+  /** This subtask's share of its source's {@code maxRecordsPerSecond}; 0: unlimited. */
+  double recordsPerSecond() {
+    return recordsPerSecond;
+  }
+
   private int throttleBudget() {
     if (recordsPerSecond <= 0) {
       return BATCH;

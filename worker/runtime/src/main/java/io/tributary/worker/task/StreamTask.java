@@ -115,6 +115,11 @@ public final class StreamTask implements Runnable {
   /** One operator of a task: its id in the plan, its counters, and a sample of its output. */
   public record OperatorView(String operatorId, OperatorMetrics metrics, OutputTap tap) {}
 
+  /** Where this task's records come from: its source's splits, or its input gates. */
+  TaskInput input() {
+    return input;
+  }
+
   List<ChainNode> nodes() {
     return nodes;
   }

@@ -246,6 +246,19 @@ public final class TaskGraph {
     }
   }
 
+  /**
+   * How many splits the subtasks of source stage {@code stage} read together: the source's
+   * {@code maxRecordsPerSecond} is shared by its splits, so that a source of fewer splits than
+   * subtasks (one file read at parallelism 3) still reads at its whole rate.
+   */
+  private int splitsOf(StagePlan stage) {
+    int n = 0;
+    for (int j = 0; j < stage.parallelism(); j++) {
+      n += deployment.task(stage.id(), j).splits().size();
+    }
+    return Math.max(1, n);
+  }
+
   private StreamTask createTask(StagePlan stage, int i, Inputs inputs) {
     ChainBuilder.Chain chain = built.get(stage.id()).get(i);
     TaskDeployment d = deployment.task(stage.id(), i);
@@ -259,7 +272,7 @@ public final class TaskGraph {
       for (String id : d.splits()) {
         mine.add(split(stage, connector, id));
       }
-      double rate = sp.maxRecordsPerSecond() > 0 ? sp.maxRecordsPerSecond() / stage.parallelism() : 0;
+      double rate = sp.maxRecordsPerSecond() > 0 ? sp.maxRecordsPerSecond() * mine.size() / splitsOf(stage) : 0;
       input = new SourceInput(sp, connector, mine, head, rate, d.restore() == null ? Map.of() : d.restore().splits());
     } else {
       List<ChainNode> hd = inputs.heads().get(i);
