@@ -40,6 +40,22 @@ class SqlErrorsTest {
   }
 
   @Test
+  void aTextNestedTooDeeplyIsAnErrorNotAStackOverflow() {
+    String terms = String.join(" + ", java.util.Collections.nCopies(1_000, "price"));
+    SpecError sum = only(job("a BIGINT", "INSERT INTO results SELECT " + terms + " FROM bid;"));
+    assertThat(sum.line()).isEqualTo(FIRST);
+    assertThat(sum.message()).startsWith("the statement nests more than 64 levels deep");
+
+    String parens = "(".repeat(5_000) + "price" + ")".repeat(5_000);
+    SpecError parsed = only(job("a BIGINT", "INSERT INTO results SELECT " + parens + " FROM bid;"));
+    assertThat(parsed.message()).startsWith("the text nests too deeply to parse");
+
+    String nested = "(".repeat(40) + "price" + ")".repeat(40);
+    assertThat(SqlJobs.compile(job("a BIGINT", "INSERT INTO results SELECT " + nested + " FROM bid;"), "q").spec())
+        .as("parentheses alone add no level").isNotNull();
+  }
+
+  @Test
   void anUnknownColumnIsCalcitesErrorAtTheColumn() {
     SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT prise FROM bid;"));
 

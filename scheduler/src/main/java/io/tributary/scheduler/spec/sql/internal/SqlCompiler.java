@@ -79,6 +79,12 @@ public final class SqlCompiler {
     }
     for (SqlNode s : statements) {
       SpecBudget.check();
+      try {
+        Nesting.check(s);
+      } catch (SqlProblem p) {
+        problems.add(p);
+        continue;
+      }
       declare(s);
     }
     if (inserts.isEmpty() && !problems.any()) {

@@ -33,6 +33,10 @@ public final class SqlParsing {
   private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line \\d+, column \\d+\\.");
   private static final int MAX_EXPECTED = 8;
 
+  /** The message of a text whose nesting overflowed the parser's stack. */
+  static final String TOO_DEEP = "the text nests too deeply to parse (parentheses within parentheses); write it "
+      + "flatter, with views";
+
   private SqlParsing() {}
 
   /**
@@ -46,6 +50,8 @@ public final class SqlParsing {
       return new ArrayList<>(list.getList());
     } catch (SqlParseException e) {
       throw problem(e);
+    } catch (StackOverflowError e) {
+      throw new SqlProblem(null, TOO_DEEP);
     }
   }
 
@@ -58,10 +64,17 @@ public final class SqlParsing {
       return SqlParser.create(sql, CONFIG).parseQuery();
     } catch (SqlParseException e) {
       throw problem(e);
+    } catch (StackOverflowError e) {
+      throw new SqlProblem(null, TOO_DEEP);
     }
   }
 
   private static SqlProblem problem(SqlParseException e) {
+    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+      if (c instanceof StackOverflowError) {
+        return new SqlProblem(e.getPos(), TOO_DEEP);
+      }
+    }
     SqlParserPos pos = e.getPos();
     return new SqlProblem(pos, describe(e));
   }
