@@ -90,6 +90,24 @@ class SqlErrorsTest {
   }
 
   @Test
+  void subqueriesLateralAndMatchRecognizeAreNamedAsWritten() {
+    SpecError in = only(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid\n"
+        + "WHERE auction IN (SELECT price FROM bid);"));
+    assertThat(in.line()).isEqualTo(FIRST + 1);
+    assertThat(in.message()).startsWith("a subquery in an expression").endsWith("write a JOIN");
+
+    SpecError scalar = only(job("a BIGINT", "INSERT INTO results SELECT (SELECT MAX(price) FROM bid) FROM bid;"));
+    assertThat(scalar.message()).startsWith("a subquery in an expression");
+
+    SpecError lateral = only(job("a BIGINT", "INSERT INTO results SELECT auction FROM bid, LATERAL (SELECT price) t;"));
+    assertThat(lateral.message()).startsWith("LATERAL and correlated subqueries are not supported");
+
+    SpecError match = only(job("a BIGINT", "INSERT INTO results SELECT p FROM bid MATCH_RECOGNIZE (PARTITION BY "
+        + "auction ORDER BY dateTime MEASURES A.price AS p PATTERN (A) DEFINE A AS A.price > 0);"));
+    assertThat(match.message()).isEqualTo("MATCH_RECOGNIZE is not supported");
+  }
+
+  @Test
   void anUnboundedGroupBysUpsertStreamGoesOnlyIntoASink() {
     SpecError e = only(job("a BIGINT", "INSERT INTO results SELECT COUNT(*) * 2 FROM bid GROUP BY auction;"));
 

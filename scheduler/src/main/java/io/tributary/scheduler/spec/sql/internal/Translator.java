@@ -284,8 +284,19 @@ final class Translator {
   }
 
   private static Unsupported unsupported(RelNode rel) {
+    org.apache.calcite.rex.RexSubQuery sub = rel instanceof org.apache.calcite.rel.core.Filter f
+        ? org.apache.calcite.rex.RexUtil.SubQueryFinder.find(f.getCondition())
+        : rel instanceof org.apache.calcite.rel.core.Project p ? org.apache.calcite.rex.RexUtil.SubQueryFinder.find(
+            p.getProjects()) : null;
+    if (sub != null) {
+      return new Unsupported("a subquery in an expression (IN (SELECT ...), EXISTS, a scalar SELECT) is not "
+          + "supported; write a JOIN", sub.getKind());
+    }
     String type = rel.getRelTypeName().replaceFirst("^Logical", "");
     return switch (type) {
+      case "Correlate" -> new Unsupported("LATERAL and correlated subqueries are not supported; write a JOIN",
+          SqlKind.LATERAL);
+      case "Match" -> new Unsupported("MATCH_RECOGNIZE is not supported", SqlKind.MATCH_RECOGNIZE);
       case "Intersect", "Minus" -> new Unsupported(type.toUpperCase() + " is not supported",
           type.equals("Intersect") ? SqlKind.INTERSECT : SqlKind.EXCEPT);
       case "Sort" -> new Unsupported("ORDER BY, LIMIT and OFFSET are not supported in a streaming job",
