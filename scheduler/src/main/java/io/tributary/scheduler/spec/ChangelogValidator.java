@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Checks where upsert streams go. An aggregate without a window emits an upsert stream: each
- * record an insert or an update of its group's results (a field {@code _op}), keyed by the group.
+ * record an insert or an update of its group's results (a field {@code _op}), keyed by the group;
+ * so does a topN without a window, keyed by its partition and rank.
  * Only what keeps the latest record per key, or writes the changes as they are, may read one:
  *
  * <ul>
@@ -21,8 +22,8 @@ import java.util.Map;
  * <p>No operator reads one: a filter or a join would need to retract results it already passed on.
  */
 final class ChangelogValidator {
-  private static final String WHAT = " is an upsert stream (an aggregate without a window, whose results update as "
-      + "records arrive; each record carries _op: insert or update)";
+  private static final String WHAT = " is an upsert stream (an aggregate or a topN without a window, whose results "
+      + "update as records arrive; each record carries _op: insert or update)";
 
   private ChangelogValidator() {}
 

@@ -62,8 +62,8 @@ class GroupAggregatePlanTest {
 
   @Test
   void anUpsertStreamIntoAnOperatorOrASinkThatCannotTakeItIsRefusedAtTheField() {
-    String what = "'per-auction' is an upsert stream (an aggregate without a window, whose results update as records "
-        + "arrive; each record carries _op: insert or update)";
+    String what = "'per-auction' is an upsert stream (an aggregate or a topN without a window, whose results update "
+        + "as records arrive; each record carries _op: insert or update)";
     assertThat(errors(SOURCES + """
         operators:
           - {id: per-auction, input: bids, keyBy: [auction], aggregate: {n: "count(*)", _op: "max(price)"}}
