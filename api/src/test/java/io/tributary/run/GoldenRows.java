@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,29 @@ import java.util.Map;
  * {@code 12|3.5|"text"|null} (integers as integers, doubles as Java writes them, exactly).
  */
 final class GoldenRows {
-  /** The column whose value grows with every update of an upsert stream's key (a count of its records). */
-  static final String GROWING = "total_bids";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private GoldenRows() {}
+
+  /**
+   * How an upsert stream folds to its final value per key.
+   *
+   * @param key the fields of its key
+   * @param later orders two records of one key so that the final one is the greatest (what grows
+   *     with each update: an aggregate's count, a top-N's rank held by ever better rows)
+   */
+  record Upsert(List<String> key, Comparator<Map<String, Object>> later) {}
+
+  /** The order of a field's values: numbers numerically, strings as strings; null first. */
+  static Comparator<Map<String, Object>> by(String field) {
+    return Comparator.comparing((Map<String, Object> m) -> (Comparable) comparable(m.get(field)),
+        Comparator.nullsFirst(Comparator.naturalOrder()));
+  }
+
+  private static Comparable<?> comparable(Object v) {
+    return v instanceof Integer || v instanceof Long || v instanceof Short ? (Comparable<?>) ((Number) v).longValue()
+        : (Comparable<?>) v;
+  }
 
   /** {@code rows} (of DuckDB) in canonical form. */
   static List<String> canonical(List<List<Object>> rows) {
@@ -31,28 +50,24 @@ final class GoldenRows {
 
   /**
    * The rows a file sink committed ({@code changelog} lines, {@code _op} first), in canonical form,
-   * fields in their order; with {@code upsertKey}, an upsert stream folded to the final value per
-   * key: the update with the largest {@link #GROWING}.
+   * fields in their order; with {@code upsert}, an upsert stream folded to the final value per key:
+   * its greatest record by {@link Upsert#later()} (the lines' order is lost in committed files).
    */
-  static List<String> fromSink(List<String> lines, List<String> upsertKey) {
+  static List<String> fromSink(List<String> lines, Upsert upsert) {
     Map<List<Object>, Map<String, Object>> last = new LinkedHashMap<>();
     List<String> out = new ArrayList<>();
     for (String line : lines) {
       Map<String, Object> fields = parse(line);
       fields.remove("_op");
-      if (upsertKey == null) {
+      if (upsert == null) {
         out.add(row(new ArrayList<>(fields.values())));
         continue;
       }
-      List<Object> key = upsertKey.stream().map(fields::get).toList();
-      last.merge(key, fields, (a, b) -> growing(a) >= growing(b) ? a : b);
+      List<Object> key = upsert.key().stream().map(fields::get).toList();
+      last.merge(key, fields, (a, b) -> upsert.later().compare(a, b) >= 0 ? a : b);
     }
     last.values().forEach(f -> out.add(row(new ArrayList<>(f.values()))));
     return out;
-  }
-
-  private static long growing(Map<String, Object> fields) {
-    return ((Number) fields.get(GROWING)).longValue();
   }
 
   private static String row(List<Object> values) {
