@@ -168,7 +168,8 @@ public final class Planner {
           placeMultiInput(op);
         } else {
           List<String> keys = op.topN() != null ? op.topN().partitionBy() : op.keyBy();
-          place(op.id(), op.input(), OperatorPlans.operator(op), keys, aggregates(op), isGlobal(op));
+          place(op.id(), op.input(), OperatorPlans.operator(op, graph.upsertKey(op.input())), keys, aggregates(op),
+              isGlobal(op));
         }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {

@@ -152,9 +152,9 @@ class TopNAndCumulatePlanTest {
                 + "rank"),
             new SpecError("/operators/1/topN/rankField", "must not be a partitionBy field: 'auction'"),
             new SpecError("/operators/2/input", "'b' is an upsert stream (an aggregate or a topN without a window, "
-                + "whose results update as records arrive; each record carries _op: insert or update); no operator "
-                + "reads one yet: send it to a kafka sink with delivery: upsert, a file sink with changelog: true, "
-                + "stdout or blackhole"),
+                + "whose results update as records arrive; each record carries _op: insert or update); of the "
+                + "operators only an aggregate without a window reads one: send it there, or to a kafka sink with "
+                + "delivery: upsert, a file sink with changelog: true, stdout or blackhole"),
             new SpecError("/sinks/f/changelog", "'b' is an upsert stream (an aggregate or a topN without a window, "
                 + "whose results update as records arrive; each record carries _op: insert or update): a file sink "
                 + "writes it with changelog: true, each line a change"));
