@@ -101,6 +101,20 @@ class SqlErrorsTest {
   }
 
   @Test
+  void aGroupByOverAnUnboundedGroupByTakesCountSumAndAvgOfItsKeys() {
+    String inner = "(SELECT MAX(price) AS top, auction, channel FROM bid GROUP BY auction, channel) Q";
+    SpecError max = only(job("c VARCHAR, m BIGINT", "INSERT INTO results\nSELECT channel, MIN(top) FROM " + inner
+        + " GROUP BY channel;"));
+    SpecError byResult = only(job("t BIGINT, n BIGINT", "INSERT INTO results\nSELECT top, COUNT(*) FROM " + inner
+        + " GROUP BY top;"));
+
+    assertThat(max.line()).isEqualTo(FIRST + 1);
+    assertThat(max.message()).contains("MIN over the results of an unbounded GROUP BY is not supported",
+        "COUNT, SUM and AVG can");
+    assertThat(byResult.message()).contains("groups by keys of that one");
+  }
+
+  @Test
   void aWindowsDescriptorMustNameTheEventTimeColumn() {
     SpecError e = only(job("a BIGINT", """
         CREATE VIEW shifted AS SELECT auction, dateTime + INTERVAL '1' SECOND AS t FROM bid;

@@ -195,4 +195,24 @@ class SqlOperatorsTest {
     assertThat(top.limit()).isEqualTo(1);
     assertThat(top.rankField()).isNull();
   }
+
+  @Test
+  void aGroupByOverAnUnboundedGroupBysResultsAggregatesItsUpsertStreamItsKeysNamedAsTheOuterOnes() {
+    JobSpec spec = compile(job("c VARCHAR, a DOUBLE, n BIGINT", """
+        INSERT INTO results
+        SELECT Q.channel, AVG(Q.top), COUNT(*) FROM (
+          SELECT MAX(price) AS top, channel FROM bid GROUP BY auction, channel) Q
+        GROUP BY Q.channel;"""));
+
+    List<OperatorSpec> aggregates = spec.operators().stream().filter(o -> o.aggregate() != null).toList();
+    assertThat(aggregates).hasSize(2);
+    OperatorSpec inner = aggregates.get(0);
+    OperatorSpec outer = aggregates.get(1);
+    assertThat(inner.keyBy()).containsExactly("auction", "c");
+    assertThat(inner.aggregate()).containsExactly(Map.entry("top", "max(\"price\")"));
+    assertThat(outer.input()).isEqualTo(inner.id());
+    assertThat(outer.keyBy()).containsExactly("c");
+    assertThat(outer.aggregate()).containsExactly(Map.entry("a", "avg(\"top\")"), Map.entry("n", "count(*)"));
+    assertThat(spec.sinks().get("results").input()).isEqualTo(outer.id());
+  }
 }

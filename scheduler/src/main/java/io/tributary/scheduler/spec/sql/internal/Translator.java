@@ -275,6 +275,11 @@ final class Translator {
     return new RexText(rex, i -> in.exprs().get(i));
   }
 
+  /** Whether {@code agg} aggregates per window. */
+  boolean windowed(Aggregate agg) {
+    return windows.windowed(agg);
+  }
+
   RexBuilder rex() {
     return rex;
   }
