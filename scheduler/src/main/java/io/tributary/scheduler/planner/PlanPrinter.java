@@ -119,7 +119,8 @@ public final class PlanPrinter {
     }
     if (op instanceof GroupAggregatePlan g) {
       String aggs = g.aggregates().stream().map(PlanPrinter::aggregate).collect(Collectors.joining(", "));
-      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream): " + aggs;
+      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream"
+          + (g.inputKey() == null ? "" : ", over upserts keyed by " + g.inputKey()) + "): " + aggs;
     }
     SinkPlan k = (SinkPlan) op;
     return "sink " + k.id() + " (" + k.type() + ", " + k.format()

@@ -105,6 +105,8 @@ class GroupAggregatePlanTest {
     assertThat(plan.edges()).contains(
         new EdgePlan(1, "per-bidder", null, 2, "per-auction", Partitioning.HASH, List.of("auction")));
     assertThat(((SinkPlan) plan.stage(2).operator("out")).upsertKey()).containsExactly("auction");
+    assertThat(PlanPrinter.describe(plan)).contains("group aggregate per-auction keyBy [auction] (an upsert stream, "
+        + "over upserts keyed by [auction, bidder]): avg = avg(top), n = count(*)");
 
     String what = "'per-bidder' is an upsert stream (an aggregate or a topN without a window, whose results update "
         + "as records arrive; each record carries _op: insert or update)";
