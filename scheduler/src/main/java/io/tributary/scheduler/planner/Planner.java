@@ -183,8 +183,14 @@ public final class Planner {
     return op.aggregate() != null;
   }
 
-  /** Whether {@code op} aggregates without keys: one global window or group, at parallelism 1. */
+  /**
+   * Whether {@code op} aggregates without keys (one global window or group), or ranks one global
+   * partition: at parallelism 1.
+   */
   private static boolean isGlobal(OperatorSpec op) {
+    if (op.topN() != null) {
+      return op.topN().partitionBy() != null && op.topN().partitionBy().isEmpty();
+    }
     return aggregates(op) && (op.keyBy() == null || op.keyBy().isEmpty());
   }
 

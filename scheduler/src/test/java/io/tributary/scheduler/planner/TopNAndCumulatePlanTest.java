@@ -133,6 +133,16 @@ class TopNAndCumulatePlanTest {
     assertThat(plan.edges()).contains(new EdgePlan(0, "bids", null, 1, "top", Partitioning.HASH, List.of("auction")));
     assertThat(PlanPrinter.describe(plan)).contains("top 10 top per [auction] by price desc, rank -> rank (unbounded: "
         + "an upsert stream)", "upserts keyed by [auction, rank]");
+    ExecutionPlan global = Planner.plan(JobSpecs.parse("""
+        name: job
+        parallelism: 2
+        sources:
+          bids: {type: datagen}
+        operators:
+          - {id: top, input: bids, topN: {partitionBy: [], orderBy: [{field: value}], limit: 1}}
+        sinks: {k: {input: top, type: stdout}}
+        """));
+    assertThat(global.stage(1).parallelism()).as("one global partition").isEqualTo(1);
 
     assertThat(errors("""
         name: job
