@@ -2,6 +2,7 @@ package io.tributary.scheduler.spec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.plan.TopNPlan;
+import io.tributary.stream.Changelog;
 import io.tributary.scheduler.spec.internal.JsonValues;
 import io.tributary.scheduler.spec.internal.ObjectReader;
 import io.tributary.scheduler.spec.internal.Pointers;
@@ -37,6 +38,9 @@ final class TopNReader {
     }
     if (partitionBy != null && rankField != null && partitionBy.contains(rankField)) {
       o.error("rankField", "must not be a partitionBy field: '" + rankField + "'");
+    } else if (Changelog.FIELD.equals(rankField)) {
+      o.error("rankField", "'" + Changelog.FIELD + "' says whether a result is an insert or an update; choose "
+          + "another name");
     }
     o.rejectUnknown();
     return new TopNSpec(partitionBy, orderBy, limit, rankField);

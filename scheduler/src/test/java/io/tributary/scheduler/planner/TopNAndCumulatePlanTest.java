@@ -152,6 +152,7 @@ class TopNAndCumulatePlanTest {
           - {id: a, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 2}}
           - {id: b, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 1, rankField: auction}}
           - {id: c, input: b, filter: "price > 1"}
+          - {id: d, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 1, rankField: _op}}
         sinks:
           k: {input: a, type: stdout}
           f: {input: b, type: file, path: /tmp/out}
@@ -161,6 +162,8 @@ class TopNAndCumulatePlanTest {
                 + "window_end) of more than one row: its output is an upsert stream keyed by the partition and the "
                 + "rank"),
             new SpecError("/operators/1/topN/rankField", "must not be a partitionBy field: 'auction'"),
+            new SpecError("/operators/3/topN/rankField", "'_op' says whether a result is an insert or an update; "
+                + "choose another name"),
             new SpecError("/operators/2/input", "'b' is an upsert stream (an aggregate or a topN without a window, "
                 + "whose results update as records arrive; each record carries _op: insert or update); of the "
                 + "operators only an aggregate without a window reads one: send it there, or to a kafka sink with "
