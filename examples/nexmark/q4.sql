@@ -1,7 +1,8 @@
 -- Nexmark q4, average price for a category: the average of the winning bids of the auctions of each
 -- category (the highest bid made while an auction was open: a regular join, every auction and bid
 -- kept, then an unbounded GROUP BY per auction, whose upsert stream an unbounded GROUP BY per
--- category averages, each auction's last winning bid replacing its previous one).
+-- category averages, each auction's last winning bid replacing its previous one). The sink's columns
+-- are Flink's (the category in 'id'), 'final' a DOUBLE: Tributary's AVG is one.
 -- The auctions and bids of the first 1,000,000 Nexmark events (60,000 and 920,000: each table's
 -- 'events' counts its own kind), from the same generator (seed), so their ids match.
 CREATE TABLE auction (
