@@ -8,9 +8,11 @@ import io.tributary.boot.LocalRun;
 import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BinaryOperator;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,10 +20,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The operators behind SQL keep their state through a savepoint restored at another parallelism:
- * a job of a window join, an interval join, a union, a window with count(DISTINCT x), a top-N and a
- * group aggregate, stopped with a savepoint and resumed from it, commits exactly what an
- * uninterrupted run commits (the group aggregate's upsert stream: the same last result per key, its
- * updates interleaving by arrival).
+ * a job of a window join, an interval join, a union, a window with count(DISTINCT x), a top-N, a
+ * group aggregate, an unbounded top-N and an aggregate over an upsert stream, stopped with a
+ * savepoint and resumed from it, commits exactly what an uninterrupted run commits (an upsert
+ * stream: the same last result per key, its updates interleaving by arrival).
  */
 class SqlOperatorsSavepointIT {
   private static final List<String> EXACT = List.of("joined", "hot", "quick", "both");
@@ -70,12 +72,20 @@ class SqlOperatorsSavepointIT {
             input: bids
             keyBy: [bidder]
             aggregate: {bids: "count(*)", top: "max(price)"}
+          - id: top-bids
+            input: bids
+            topN: {partitionBy: [auction], orderBy: [{field: price, desc: true}], limit: 3, rankField: rank}
+          - id: bidders
+            input: per-bidder
+            aggregate: {bidders: "count(*)", tops: "sum(top)", average: "avg(top)"}
         sinks:
           joined-out: {input: joined, type: file, path: "%3$s/joined"}
           hot-out: {input: hot, type: file, path: "%3$s/hot"}
           quick-out: {input: quick, type: file, path: "%3$s/quick"}
           both-out: {input: both, type: file, path: "%3$s/both"}
           per-bidder-out: {input: per-bidder, type: file, path: "%3$s/per-bidder", changelog: true}
+          top-bids-out: {input: top-bids, type: file, path: "%3$s/top-bids", changelog: true}
+          bidders-out: {input: bidders, type: file, path: "%3$s/bidders", changelog: true}
         state: {backend: %4$s}
         """.formatted(bids, auctions, out, backend);
   }
@@ -107,6 +117,36 @@ class SqlOperatorsSavepointIT {
     }
     assertThat(lastPerKey(committed(out.resolve("per-bidder")), "bidder"))
         .isEqualTo(lastPerKey(committed(reference.resolve("per-bidder")), "bidder"));
+    assertThat(bestPerRank(committed(out.resolve("top-bids")))).hasSizeGreaterThan(100)
+        .isEqualTo(bestPerRank(committed(reference.resolve("top-bids"))));
+    assertThat(last(GoldenRows.inCommitOrder(out.resolve("bidders"))))
+        .isEqualTo(last(GoldenRows.inCommitOrder(reference.resolve("bidders"))));
+  }
+
+  /**
+   * An unbounded top-N's upsert stream folded: per auction and rank, the best row it held (a rank
+   * is held by ever better rows), by price and then as the top-N breaks ties, by the other fields.
+   */
+  private static Map<Object, Map<String, Object>> bestPerRank(List<String> changelog) {
+    Comparator<Map<String, Object>> better = GoldenRows.by("price");
+    for (String field : List.of("bidder", "channel", "url", "dateTime", "extra")) {
+      better = better.thenComparing(GoldenRows.by(field).reversed());
+    }
+    Map<Object, Map<String, Object>> best = new HashMap<>();
+    for (String line : changelog) {
+      Map<String, Object> m = FaultRuns.parse(line);
+      m.remove("_op");
+      best.merge(List.of(m.get("auction"), m.get("rank")), m, BinaryOperator.maxBy(better));
+    }
+    return best;
+  }
+
+  /** The last record of a one-key upsert stream, its lines in commit order. */
+  private static Map<String, Object> last(List<String> changelog) {
+    assertThat(changelog).isNotEmpty();
+    Map<String, Object> m = FaultRuns.parse(changelog.get(changelog.size() - 1));
+    m.remove("_op");
+    return m;
   }
 
   /** An upsert stream folded: per key, the record with the most bids (each update adds one). */

@@ -21,8 +21,8 @@ import java.util.Locale;
  */
 final class NexmarkSql {
   /** The queries of {@code examples/nexmark/}, in the suite's order. */
-  static final List<String> NAMES = List.of("q0", "q1", "q2", "q3", "q5", "q7", "q8", "q11", "q14", "q15",
-      "q16", "q17", "q20", "q21", "q22");
+  static final List<String> NAMES = List.of("q0", "q1", "q2", "q3", "q4", "q5", "q7", "q8", "q9", "q11",
+      "q14", "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private NexmarkSql() {}

@@ -46,6 +46,14 @@ final class OperatorPlans {
    * aggregate and no window; else a transform (possibly a bare repartition or union).
    */
   static OperatorPlan operator(OperatorSpec op) {
+    return operator(op, null);
+  }
+
+  /**
+   * {@link #operator(OperatorSpec)} reading an upsert stream keyed by {@code inputKey} (null: an
+   * append-only input), which only an aggregate without a window may.
+   */
+  static OperatorPlan operator(OperatorSpec op, List<String> inputKey) {
     if (op.join() != null) {
       return join(op.id(), op.join(), op.filter(), op.select());
     }
@@ -57,7 +65,7 @@ final class OperatorPlans {
     }
     List<String> keys = op.keyBy() == null ? List.of() : op.keyBy();
     if (op.aggregate() != null && op.window() == null) {
-      return new GroupAggregatePlan(op.id(), keys, aggregates(op.aggregate()));
+      return new GroupAggregatePlan(op.id(), keys, aggregates(op.aggregate()), inputKey);
     }
     if (op.window() == null) {
       return new TransformPlan(op.id(), op.filter(), op.select());

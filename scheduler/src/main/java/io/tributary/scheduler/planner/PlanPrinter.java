@@ -114,11 +114,13 @@ public final class PlanPrinter {
       String order = t.orderBy().stream().map(k -> k.field() + (k.descending() ? " desc" : "")
           + (k.nullsFirst() ? " nulls first" : "")).collect(Collectors.joining(", "));
       return "top " + t.limit() + " " + t.id() + " per " + t.partitionBy() + " by " + order
-          + (t.rankField() == null ? "" : ", rank -> " + t.rankField());
+          + (t.rankField() == null ? "" : ", rank -> " + t.rankField())
+          + (TopNPlan.perWindow(t.partitionBy()) ? "" : " (unbounded: an upsert stream)");
     }
     if (op instanceof GroupAggregatePlan g) {
       String aggs = g.aggregates().stream().map(PlanPrinter::aggregate).collect(Collectors.joining(", "));
-      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream): " + aggs;
+      return "group aggregate " + g.id() + " keyBy " + g.keyBy() + " (an upsert stream"
+          + (g.inputKey() == null ? "" : ", over upserts keyed by " + g.inputKey()) + "): " + aggs;
     }
     SinkPlan k = (SinkPlan) op;
     return "sink " + k.id() + " (" + k.type() + ", " + k.format()

@@ -168,7 +168,8 @@ public final class Planner {
           placeMultiInput(op);
         } else {
           List<String> keys = op.topN() != null ? op.topN().partitionBy() : op.keyBy();
-          place(op.id(), op.input(), OperatorPlans.operator(op), keys, aggregates(op), isGlobal(op));
+          place(op.id(), op.input(), OperatorPlans.operator(op, graph.upsertKey(op.input())), keys, aggregates(op),
+              isGlobal(op));
         }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {
@@ -182,8 +183,14 @@ public final class Planner {
     return op.aggregate() != null;
   }
 
-  /** Whether {@code op} aggregates without keys: one global window or group, at parallelism 1. */
+  /**
+   * Whether {@code op} aggregates without keys (one global window or group), or ranks one global
+   * partition: at parallelism 1.
+   */
   private static boolean isGlobal(OperatorSpec op) {
+    if (op.topN() != null) {
+      return op.topN().partitionBy() != null && op.topN().partitionBy().isEmpty();
+    }
     return aggregates(op) && (op.keyBy() == null || op.keyBy().isEmpty());
   }
 

@@ -1,5 +1,7 @@
 package io.tributary.scheduler.spec;
 
+import io.tributary.expr.AggregateCall;
+import io.tributary.expr.Expressions;
 import io.tributary.scheduler.spec.internal.Pointers;
 import java.util.Collection;
 import java.util.HashSet;
@@ -8,7 +10,8 @@ import java.util.Map;
 
 /**
  * Checks where upsert streams go. An aggregate without a window emits an upsert stream: each
- * record an insert or an update of its group's results (a field {@code _op}), keyed by the group.
+ * record an insert or an update of its group's results (a field {@code _op}), keyed by the group;
+ * so does a topN without a window, keyed by its partition and rank.
  * Only what keeps the latest record per key, or writes the changes as they are, may read one:
  *
  * <ul>
@@ -21,8 +24,8 @@ import java.util.Map;
  * <p>No operator reads one: a filter or a join would need to retract results it already passed on.
  */
 final class ChangelogValidator {
-  private static final String WHAT = " is an upsert stream (an aggregate without a window, whose results update as "
-      + "records arrive; each record carries _op: insert or update)";
+  private static final String WHAT = " is an upsert stream (an aggregate or a topN without a window, whose results "
+      + "update as records arrive; each record carries _op: insert or update)";
 
   private ChangelogValidator() {}
 
@@ -34,11 +37,18 @@ final class ChangelogValidator {
         continue;
       }
       List<String> inputs = op.inputNames();
+      String at = "/operators/" + i;
       for (int k = 0; k < inputs.size(); k++) {
-        if (inputs.get(k) != null && graph.upsertKey(inputs.get(k)) != null) {
-          errors.add(new SpecError(GraphValidator.inputPointer(op, "/operators/" + i, k), "'" + inputs.get(k) + "'"
-              + WHAT + "; no operator reads one yet: send it to a kafka sink with delivery: upsert, a file sink with "
-              + "changelog: true, stdout or blackhole"));
+        List<String> key = inputs.get(k) == null ? null : graph.upsertKey(inputs.get(k));
+        if (key == null) {
+          continue;
+        }
+        if (aggregatesUpdates(op)) {
+          aggregate(op, inputs.get(k), key, at, errors);
+        } else {
+          errors.add(new SpecError(GraphValidator.inputPointer(op, at, k), "'" + inputs.get(k) + "'"
+              + WHAT + "; of the operators only an aggregate without a window reads one: send it there, or to a "
+              + "kafka sink with delivery: upsert, a file sink with changelog: true, stdout or blackhole"));
         }
       }
     }
@@ -48,6 +58,38 @@ final class ChangelogValidator {
         sink(sink, key, Pointers.child("/sinks", sink.id()), errors);
       }
     }
+  }
+
+  /** Whether {@code op} is an aggregate without a window reading one input as it is. */
+  private static boolean aggregatesUpdates(OperatorSpec op) {
+    return op.aggregate() != null && op.window() == null && op.input() != null && op.union() == null
+        && op.join() == null && op.topN() == null && op.filter() == null && op.select() == null;
+  }
+
+  /**
+   * An aggregate over an upsert stream: it retracts each input key's last record, so its groups are
+   * fields of that key (a key's records stay in one group) and its aggregates retract.
+   */
+  private static void aggregate(OperatorSpec op, String input, List<String> key, String at, List<SpecError> errors) {
+    List<String> keyBy = op.keyBy() == null ? List.of() : op.keyBy();
+    if (!key.containsAll(keyBy)) {
+      errors.add(new SpecError(at + "/keyBy", "must name fields of the key of '" + input + "', " + key + ", since it"
+          + WHAT + ": each of its keys' results replaces the last one, which is taken out of the group that counted "
+          + "it, so a key's results must stay in one group"));
+    }
+    op.aggregate().forEach((name, sql) -> {
+      AggregateCall call;
+      try {
+        call = Expressions.parseAggregate(sql);
+      } catch (RuntimeException e) {
+        return; // reported with the operator
+      }
+      if (!call.function().retracts()) {
+        errors.add(new SpecError(Pointers.child(at + "/aggregate", name), "`" + sql + "`: '" + input + "'" + WHAT
+            + ", whose replaced results are taken out of the aggregates: count, sum and avg can, min, max and "
+            + "count(DISTINCT) cannot (they would need every value kept)"));
+      }
+    });
   }
 
   private static void sink(SinkSpec sink, List<String> key, String at, List<SpecError> errors) {

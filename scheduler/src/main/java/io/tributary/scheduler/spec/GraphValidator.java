@@ -1,5 +1,6 @@
 package io.tributary.scheduler.spec;
 
+import io.tributary.plan.TopNPlan;
 import io.tributary.scheduler.spec.internal.Pointers;
 import io.tributary.scheduler.spec.internal.Suggestions;
 import java.util.ArrayList;
@@ -169,7 +170,8 @@ final class GraphValidator {
     } else if (join != null && join.stateTtlMillis() != null) {
       what = "a join with a stateTtl";
       where = at + "/join/stateTtl";
-    } else if (op.topN() != null) {
+    } else if (op.topN() != null && op.topN().partitionBy() != null
+        && TopNPlan.perWindow(op.topN().partitionBy())) {
       what = "a topN";
       where = at + "/topN";
     } else {

@@ -1,5 +1,6 @@
 package io.tributary.scheduler.spec;
 
+import io.tributary.plan.TopNPlan;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,10 @@ public final class SpecGraph {
       producers.putIfAbsent(op.id(), new Producer(op.id(), null));
       if (op.aggregate() != null && op.window() == null) {
         upsertKeys.putIfAbsent(op.id(), op.keyBy() == null ? List.of() : op.keyBy());
+      }
+      TopNSpec top = op.topN();
+      if (top != null && top.partitionBy() != null && !TopNPlan.perWindow(top.partitionBy())) {
+        upsertKeys.putIfAbsent(op.id(), TopNPlan.upsertKey(top.partitionBy(), top.rankField()));
       }
       String late = op.window() == null ? null : op.window().lateOutput();
       if (late != null) {

@@ -2,6 +2,7 @@ package io.tributary.scheduler.spec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.plan.TopNPlan;
+import io.tributary.stream.Changelog;
 import io.tributary.scheduler.spec.internal.JsonValues;
 import io.tributary.scheduler.spec.internal.ObjectReader;
 import io.tributary.scheduler.spec.internal.Pointers;
@@ -19,10 +20,8 @@ final class TopNReader {
     }
     List<String> partitionBy = o.stringList("partitionBy");
     if (partitionBy == null && !o.has("partitionBy")) {
-      o.error("partitionBy", "is required: the fields of a partition, window_end among them");
-    } else if (partitionBy != null && !partitionBy.contains(TopNPlan.WINDOW_END)) {
-      o.error("partitionBy", "must name window_end (with window_start): a top-N ranks the rows of each window and "
-          + "emits them when the watermark passes window_end - 1");
+      o.error("partitionBy", "is required: the fields of a partition (window_start and window_end among them for a "
+          + "top-N per window; [] for one global partition)");
     }
     List<TopNSpec.SortKey> orderBy = orderBy(o);
     Integer limit = o.integer("limit");
@@ -32,6 +31,17 @@ final class TopNReader {
       o.error("limit", "must be between 1 and " + SpecLimits.MAX_TOP_N + ", got " + limit);
     }
     String rankField = o.string("rankField", null);
+    if (partitionBy != null && !TopNPlan.perWindow(partitionBy) && limit != null && limit > 1 && rankField == null
+        && !o.has("rankField")) {
+      o.error("rankField", "is required for an unbounded top-N (partitionBy without window_end) of more than one "
+          + "row: its output is an upsert stream keyed by the partition and the rank");
+    }
+    if (partitionBy != null && rankField != null && partitionBy.contains(rankField)) {
+      o.error("rankField", "must not be a partitionBy field: '" + rankField + "'");
+    } else if (Changelog.FIELD.equals(rankField)) {
+      o.error("rankField", "'" + Changelog.FIELD + "' says whether a result is an insert or an update; choose "
+          + "another name");
+    }
     o.rejectUnknown();
     return new TopNSpec(partitionBy, orderBy, limit, rankField);
   }

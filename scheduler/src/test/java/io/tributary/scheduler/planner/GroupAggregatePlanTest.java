@@ -62,8 +62,10 @@ class GroupAggregatePlanTest {
 
   @Test
   void anUpsertStreamIntoAnOperatorOrASinkThatCannotTakeItIsRefusedAtTheField() {
-    String what = "'per-auction' is an upsert stream (an aggregate without a window, whose results update as records "
-        + "arrive; each record carries _op: insert or update)";
+    String what = "'per-auction' is an upsert stream (an aggregate or a topN without a window, whose results update "
+        + "as records arrive; each record carries _op: insert or update)";
+    String only = "; of the operators only an aggregate without a window reads one: send it there, or to a "
+        + "kafka sink with delivery: upsert, a file sink with changelog: true, stdout or blackhole";
     assertThat(errors(SOURCES + """
         operators:
           - {id: per-auction, input: bids, keyBy: [auction], aggregate: {n: "count(*)", _op: "max(price)"}}
@@ -77,16 +79,56 @@ class GroupAggregatePlanTest {
         """.formatted(KAFKA))).containsExactly(
             new SpecError("/operators/0/aggregate/_op", "'_op' says whether a result is an insert or an update; "
                 + "choose another name"),
-            new SpecError("/operators/1/input", what + "; no operator reads one yet: send it to a kafka sink with "
-                + "delivery: upsert, a file sink with changelog: true, stdout or blackhole"),
-            new SpecError("/operators/2/union/1", what + "; no operator reads one yet: send it to a kafka sink with "
-                + "delivery: upsert, a file sink with changelog: true, stdout or blackhole"),
+            new SpecError("/operators/1/input", what + only),
+            new SpecError("/operators/2/union/1", what + only),
             new SpecError("/sinks/a/delivery", what + ": a kafka sink takes it with delivery: upsert, keyed by "
                 + "[auction], so a compacted topic keeps each group's latest result"),
             new SpecError("/sinks/b/keyFields", "must be the fields of the groups of " + what + ", [auction] (or left "
                 + "out: they are the default), so that each group's updates replace each other"),
             new SpecError("/sinks/c/changelog", what + ": a file sink writes it with changelog: true, each line a "
                 + "change"));
+  }
+
+  @Test
+  void anAggregateOverAnUpsertStreamGroupsByFieldsOfItsKeyWithAggregatesThatRetract() {
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse(SOURCES + """
+        operators:
+          - {id: per-bidder, input: bids, keyBy: [auction, bidder], aggregate: {top: "max(price)"}}
+          - {id: per-auction, input: per-bidder, keyBy: [auction], aggregate: {avg: "avg(top)", n: "count(*)"}}
+        sinks:
+          out: {input: per-auction, type: file, path: /tmp/x, changelog: true}
+        """));
+
+    assertThat(plan.stage(2).operator("per-auction")).isEqualTo(new GroupAggregatePlan("per-auction",
+        List.of("auction"), List.of(new AggregatePlan("avg", Function.AVG, "top"),
+            new AggregatePlan("n", Function.COUNT, null)), List.of("auction", "bidder")));
+    assertThat(plan.edges()).contains(
+        new EdgePlan(1, "per-bidder", null, 2, "per-auction", Partitioning.HASH, List.of("auction")));
+    assertThat(((SinkPlan) plan.stage(2).operator("out")).upsertKey()).containsExactly("auction");
+    assertThat(PlanPrinter.describe(plan)).contains("group aggregate per-auction keyBy [auction] (an upsert stream, "
+        + "over upserts keyed by [auction, bidder]): avg = avg(top), n = count(*)");
+
+    String what = "'per-bidder' is an upsert stream (an aggregate or a topN without a window, whose results update "
+        + "as records arrive; each record carries _op: insert or update)";
+    assertThat(errors(SOURCES + """
+        operators:
+          - {id: per-bidder, input: bids, keyBy: [auction, bidder], aggregate: {top: "max(price)"}}
+          - {id: per-channel, input: per-bidder, keyBy: [channel], aggregate: {n: "count(*)", m: "max(top)"}}
+          - {id: big, input: per-bidder, select: {a: auction}}
+        sinks:
+          a: {input: per-channel, type: stdout}
+          b: {input: big, type: stdout}
+        """)).containsExactly(
+            new SpecError("/operators/1/keyBy", "must name fields of the key of 'per-bidder', [auction, bidder], "
+                + "since it" + what.substring("'per-bidder'".length()) + ": each of its keys' results replaces the "
+                + "last one, which is taken out of the group that counted it, so a key's results must stay in one "
+                + "group"),
+            new SpecError("/operators/1/aggregate/m", "`max(top)`: " + what + ", whose replaced results are taken "
+                + "out of the aggregates: count, sum and avg can, min, max and count(DISTINCT) cannot (they would "
+                + "need every value kept)"),
+            new SpecError("/operators/2/input", what + "; of the operators only an aggregate without a window reads "
+                + "one: send it there, or to a kafka sink with delivery: upsert, a file sink with changelog: true, "
+                + "stdout or blackhole"));
   }
 
   @Test

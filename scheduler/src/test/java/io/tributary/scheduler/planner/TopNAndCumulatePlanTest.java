@@ -69,8 +69,6 @@ class TopNAndCumulatePlanTest {
           - {id: e, input: bids, keyBy: [auction], window: {type: tumbling, size: 1m, step: 10s}, aggregate: {n: "count(*)"}}
         sinks: {k: {input: a, type: stdout}}
         """)).containsExactly(
-            new SpecError("/operators/1/topN/partitionBy", "must name window_end (with window_start): a top-N ranks "
-                + "the rows of each window and emits them when the watermark passes window_end - 1"),
             new SpecError("/operators/1/topN/limit", "must be between 1 and 10000, got 0"),
             new SpecError("/operators/2/topN/orderBy", "must be a non-empty list such as [{field: bids, desc: true}]"),
             new SpecError("/operators/3/topN/orderBy/0/field", "is required"),
@@ -114,6 +112,65 @@ class TopNAndCumulatePlanTest {
                 + "without one only assigns windows to rows"),
             new SpecError("/operators/1/keyBy", "a window without an aggregate only assigns windows to rows: key "
                 + "them in an operator after this one"));
+  }
+
+  @Test
+  void aTopNWithoutWindowEndIsUnboundedAnUpsertStreamKeyedByItsPartitionAndRankWithoutEventTime() {
+    ExecutionPlan plan = Planner.plan(JobSpecs.parse("""
+        name: job
+        parallelism: 2
+        sources:
+          bids: {type: datagen}
+        operators:
+          - id: top
+            input: bids
+            topN: {partitionBy: [auction], orderBy: [{field: price, desc: true}], limit: 10, rankField: rank}
+        sinks: {k: {input: top, type: file, path: /tmp/out, changelog: true}}
+        """));
+
+    assertThat(plan.stage(1).operator("top")).isEqualTo(new TopNPlan("top", List.of("auction"),
+        List.of(new SortKey("price", true, false)), 10, "rank"));
+    assertThat(plan.edges()).contains(new EdgePlan(0, "bids", null, 1, "top", Partitioning.HASH, List.of("auction")));
+    assertThat(PlanPrinter.describe(plan)).contains("top 10 top per [auction] by price desc, rank -> rank (unbounded: "
+        + "an upsert stream)", "upserts keyed by [auction, rank]");
+    ExecutionPlan global = Planner.plan(JobSpecs.parse("""
+        name: job
+        parallelism: 2
+        sources:
+          bids: {type: datagen}
+        operators:
+          - {id: top, input: bids, topN: {partitionBy: [], orderBy: [{field: value}], limit: 1}}
+        sinks: {k: {input: top, type: stdout}}
+        """));
+    assertThat(global.stage(1).parallelism()).as("one global partition").isEqualTo(1);
+
+    assertThat(errors("""
+        name: job
+        sources:
+          bids: {type: datagen}
+        operators:
+          - {id: a, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 2}}
+          - {id: b, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 1, rankField: auction}}
+          - {id: c, input: b, filter: "price > 1"}
+          - {id: d, input: bids, topN: {partitionBy: [auction], orderBy: [{field: price}], limit: 1, rankField: _op}}
+        sinks:
+          k: {input: a, type: stdout}
+          f: {input: b, type: file, path: /tmp/out}
+          g: {input: c, type: stdout}
+        """)).containsExactly(
+            new SpecError("/operators/0/topN/rankField", "is required for an unbounded top-N (partitionBy without "
+                + "window_end) of more than one row: its output is an upsert stream keyed by the partition and the "
+                + "rank"),
+            new SpecError("/operators/1/topN/rankField", "must not be a partitionBy field: 'auction'"),
+            new SpecError("/operators/3/topN/rankField", "'_op' says whether a result is an insert or an update; "
+                + "choose another name"),
+            new SpecError("/operators/2/input", "'b' is an upsert stream (an aggregate or a topN without a window, "
+                + "whose results update as records arrive; each record carries _op: insert or update); of the "
+                + "operators only an aggregate without a window reads one: send it there, or to a kafka sink with "
+                + "delivery: upsert, a file sink with changelog: true, stdout or blackhole"),
+            new SpecError("/sinks/f/changelog", "'b' is an upsert stream (an aggregate or a topN without a window, "
+                + "whose results update as records arrive; each record carries _op: insert or update): a file sink "
+                + "writes it with changelog: true, each line a change"));
   }
 
   @Test

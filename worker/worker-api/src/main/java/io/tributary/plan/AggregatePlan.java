@@ -9,5 +9,16 @@ package io.tributary.plan;
  * @param argument a SQL expression over the input record; null for {@code count(*)}
  */
 public record AggregatePlan(String name, Function function, String argument) {
-  public enum Function { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT }
+  public enum Function {
+    COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT;
+
+    /**
+     * Whether a value counted can be taken out again from the running value alone (count, sum,
+     * avg), as an aggregate over an updating input needs; min, max and count(DISTINCT) would need
+     * every value kept.
+     */
+    public boolean retracts() {
+      return this == COUNT || this == SUM || this == AVG;
+    }
+  }
 }

@@ -116,6 +116,39 @@ class SqlErrorsTest {
   }
 
   @Test
+  void anUnboundedTopNGoesOnlyIntoASinkAsItIsWithItsRankWhenItKeepsMoreThanOneRow() {
+    String ranked = "(SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rn FROM bid)";
+    SpecError noRank = only(job("a BIGINT, p BIGINT", "INSERT INTO results\nSELECT auction, price FROM " + ranked
+        + " WHERE rn <= 3;"));
+    SpecError expression = only(job("a BIGINT, p BIGINT", "INSERT INTO results\nSELECT auction, price + 1 FROM "
+        + ranked + " WHERE rn = 1;"));
+    SpecError read = only(job("a BIGINT", "INSERT INTO results\nSELECT COUNT(*) FROM " + ranked
+        + " WHERE rn = 1 GROUP BY auction;"));
+    SpecError noOrder = only(job("a BIGINT", "INSERT INTO results\nSELECT auction FROM " + ranked + " WHERE rn = 1;"));
+
+    assertThat(noRank.line()).isEqualTo(FIRST + 1);
+    assertThat(noRank.message()).contains("select the row number");
+    assertThat(expression.message()).contains("select its columns as they are");
+    assertThat(read.message()).contains("unbounded top-N", "only a sink may take");
+    assertThat(read.line()).isEqualTo(FIRST + 1);
+    assertThat(noOrder.message()).contains("writes its partition and order columns");
+  }
+
+  @Test
+  void aGroupByOverAnUnboundedGroupByTakesCountSumAndAvgOfItsKeys() {
+    String inner = "(SELECT MAX(price) AS top, auction, channel FROM bid GROUP BY auction, channel) Q";
+    SpecError max = only(job("c VARCHAR, m BIGINT", "INSERT INTO results\nSELECT channel, MIN(top) FROM " + inner
+        + " GROUP BY channel;"));
+    SpecError byResult = only(job("t BIGINT, n BIGINT", "INSERT INTO results\nSELECT top, COUNT(*) FROM " + inner
+        + " GROUP BY top;"));
+
+    assertThat(max.line()).isEqualTo(FIRST + 1);
+    assertThat(max.message()).contains("MIN over the results of an unbounded GROUP BY is not supported",
+        "COUNT, SUM and AVG can");
+    assertThat(byResult.message()).contains("groups by keys of that one");
+  }
+
+  @Test
   void aWindowsDescriptorMustNameTheEventTimeColumn() {
     SpecError e = only(job("a BIGINT", """
         CREATE VIEW shifted AS SELECT auction, dateTime + INTERVAL '1' SECOND AS t FROM bid;

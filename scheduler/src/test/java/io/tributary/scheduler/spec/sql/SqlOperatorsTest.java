@@ -161,4 +161,58 @@ class SqlOperatorsTest {
     assertThat(top.topN().limit()).isEqualTo(1);
     assertThat(top.topN().rankField()).isNull();
   }
+
+  @Test
+  void rowNumberWithoutAWindowIsAnUnboundedTopNWhoseUpsertStreamGoesIntoTheSink() {
+    JobSpec spec = compile(job("a BIGINT, b BIGINT, p BIGINT, t TIMESTAMP(3), r BIGINT", """
+        INSERT INTO results
+        SELECT auction, bidder, price, dateTime, rank_number FROM (
+          SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rank_number FROM bid)
+        WHERE rank_number <= 10;"""));
+
+    OperatorSpec top = only(spec, o -> o.topN() != null);
+    assertThat(top.topN().partitionBy()).containsExactly("a");
+    assertThat(top.topN().orderBy()).containsExactly(new TopNSpec.SortKey("p", true, "first"));
+    assertThat(top.topN().limit()).isEqualTo(10);
+    assertThat(top.topN().rankField()).isEqualTo("r");
+    OperatorSpec before = spec.operators().stream().filter(o -> o.id().equals(top.input())).findFirst().orElseThrow();
+    assertThat(before.select()).containsExactly(Map.entry("a", "\"auction\""), Map.entry("b", "\"bidder\""),
+        Map.entry("p", "\"price\""), Map.entry("t", "\"dateTime\""));
+    assertThat(spec.sinks().get("results").input()).isEqualTo(top.id());
+  }
+
+  @Test
+  void theLatestRowPerKeyIsAnUnboundedDeduplicationWithoutARank() {
+    JobSpec spec = compile(job("auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP(3)", """
+        INSERT INTO results
+        SELECT auction, bidder, price, dateTime FROM (
+          SELECT *, ROW_NUMBER() OVER (PARTITION BY bidder, auction ORDER BY dateTime DESC) AS rn FROM bid)
+        WHERE rn = 1;"""));
+
+    TopNSpec top = only(spec, o -> o.topN() != null).topN();
+    assertThat(top.partitionBy()).containsExactly("bidder", "auction");
+    assertThat(top.orderBy()).containsExactly(new TopNSpec.SortKey("dateTime", true, "first"));
+    assertThat(top.limit()).isEqualTo(1);
+    assertThat(top.rankField()).isNull();
+  }
+
+  @Test
+  void aGroupByOverAnUnboundedGroupBysResultsAggregatesItsUpsertStreamItsKeysNamedAsTheOuterOnes() {
+    JobSpec spec = compile(job("c VARCHAR, a DOUBLE, n BIGINT", """
+        INSERT INTO results
+        SELECT Q.channel, AVG(Q.top), COUNT(*) FROM (
+          SELECT MAX(price) AS top, channel FROM bid GROUP BY auction, channel) Q
+        GROUP BY Q.channel;"""));
+
+    List<OperatorSpec> aggregates = spec.operators().stream().filter(o -> o.aggregate() != null).toList();
+    assertThat(aggregates).hasSize(2);
+    OperatorSpec inner = aggregates.get(0);
+    OperatorSpec outer = aggregates.get(1);
+    assertThat(inner.keyBy()).containsExactly("auction", "c");
+    assertThat(inner.aggregate()).containsExactly(Map.entry("top", "max(\"price\")"));
+    assertThat(outer.input()).isEqualTo(inner.id());
+    assertThat(outer.keyBy()).containsExactly("c");
+    assertThat(outer.aggregate()).containsExactly(Map.entry("a", "avg(\"top\")"), Map.entry("n", "count(*)"));
+    assertThat(spec.sinks().get("results").input()).isEqualTo(outer.id());
+  }
 }

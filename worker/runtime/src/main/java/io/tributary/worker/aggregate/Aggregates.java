@@ -84,6 +84,42 @@ public final class Aggregates {
     }
   }
 
+  /**
+   * Takes the values of the last {@link #evaluate} out of {@code acc}, which counted them before;
+   * for count, sum and avg only ({@link Function#retracts}). A slot left without values is as new.
+   */
+  public void retractFrom(Accumulator acc) {
+    for (int i = 0; i < scratch.length; i++) {
+      Object v = scratch[i];
+      if (v == null) {
+        continue;
+      }
+      switch (functions[i]) {
+        case COUNT -> acc.counts[i]--;
+        case SUM, AVG -> retractSum(acc, i, (Number) v);
+        default -> throw new IllegalStateException(texts[i] + " cannot retract");
+      }
+    }
+  }
+
+  private static void retractSum(Accumulator acc, int i, Number v) {
+    if (--acc.counts[i] == 0) {
+      acc.longs[i] = 0;
+      acc.doubles[i] = 0;
+      acc.inDouble[i] = false;
+      return;
+    }
+    if (isWhole(v) && !acc.inDouble[i]) {
+      long sum = acc.longs[i] - v.longValue();
+      if (((acc.longs[i] ^ v.longValue()) & (acc.longs[i] ^ sum)) >= 0) {
+        acc.longs[i] = sum;
+        return;
+      }
+    }
+    acc.toDouble(i);
+    acc.doubles[i] -= v.doubleValue();
+  }
+
   private static void addSum(Accumulator acc, int i, Number v) {
     acc.counts[i]++;
     if (isWhole(v) && !acc.inDouble[i]) {

@@ -5,6 +5,7 @@ import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.stream.Changelog;
 import io.tributary.stream.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -31,6 +32,14 @@ public final class Projection {
    * time travels with the record). Null: send everything.
    */
   public static Projection forReceiver(OperatorPlan receiver) {
+    if (receiver instanceof GroupAggregatePlan g && g.inputKey() != null) {
+      // over an upsert stream: also its change kind and key, which say what a record replaces
+      List<String> keep = new ArrayList<>();
+      keep.add(Changelog.FIELD);
+      keep.addAll(g.inputKey());
+      keep.addAll(g.keyBy());
+      return of(keep, g.aggregates());
+    }
     if (receiver instanceof GroupAggregatePlan g) {
       return of(g.keyBy(), g.aggregates());
     }

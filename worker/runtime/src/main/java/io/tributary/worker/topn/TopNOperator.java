@@ -4,6 +4,7 @@ import io.tributary.plan.TopNPlan;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.state.ValueState;
+import io.tributary.stream.Changelog;
 import io.tributary.stream.KeySelector;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
@@ -20,9 +21,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The top N rows of each window's partitions ({@link TopNPlan}): SQL's {@code ROW_NUMBER() OVER
- * (PARTITION BY window_start, window_end, ... ORDER BY ...) <= N}, and with N = 1 ordered by time,
- * deduplication.
+ * The top N rows of each partition ({@link TopNPlan}): SQL's {@code ROW_NUMBER() OVER (PARTITION BY
+ * ... ORDER BY ...) <= N}, and with N = 1 ordered by time, deduplication; per window when the
+ * partition names {@code window_end}, else unbounded.
+ *
+ * <p>Per window:
  *
  * <ul>
  *   <li>State: per partition (the keyed state's key) its best {@code limit} rows so far, in
@@ -35,6 +38,18 @@ import java.util.List;
  *       dropped and counted. So a window result re-fired for a late record (revision 1 and
  *       later) reaches a top-N after its window's ranks were emitted and is dropped: a top-N
  *       ranks first firings. A row without a whole-number {@code window_end} is malformed.
+ * </ul>
+ *
+ * <p>Unbounded:
+ *
+ * <ul>
+ *   <li>State: per partition its best {@code limit} rows so far, in order, kept forever; no timers,
+ *       no event time needed.
+ *   <li>A row that makes the top N emits, as an upsert stream ({@code _op} first), each rank whose
+ *       row it changed: its own and those below it, each moved down one (a row pushed out of the
+ *       top N is replaced, not deleted); {@code insert} for a rank filled the first time, else
+ *       {@code update}. Each emitted row keeps its own timestamp. Which rows hold the ranks in the
+ *       end never depends on arrival order ({@link RowOrder}).
  * </ul>
  */
 public final class TopNOperator implements Operator {
@@ -51,6 +66,8 @@ public final class TopNOperator implements Operator {
   private Schema lastIn;
   private Schema lastOut;
   private int rankIndex;
+  private Schema lastChangeIn;
+  private Schema lastChangeOut;
 
   public TopNOperator(TopNPlan plan) {
     this.plan = plan;
@@ -73,6 +90,10 @@ public final class TopNOperator implements Operator {
 
   @Override
   public void processElement(Record record, Output out) {
+    if (!TopNPlan.perWindow(plan.partitionBy())) {
+      processUnbounded(record, out);
+      return;
+    }
     if (!(record.get(TopNPlan.WINDOW_END) instanceof Long end) || end == Long.MIN_VALUE) {
       metrics.incMalformed();
       return;
@@ -97,6 +118,50 @@ public final class TopNOperator implements Operator {
       }
       state.update(best);
     }
+  }
+
+  private void processUnbounded(Record record, Output out) {
+    backend.setCurrentKey(partition.keyOf(record));
+    List<Record> best = state.value();
+    if (best == null) {
+      best = new ArrayList<>(Math.min(plan.limit(), 16));
+    }
+    int at = Collections.binarySearch(best, record, order);
+    int position = at >= 0 ? at : -at - 1;
+    if (position >= plan.limit()) {
+      return;
+    }
+    List<Record> before = new ArrayList<>(best);
+    best.add(position, record);
+    if (best.size() > plan.limit()) {
+      best.remove(best.size() - 1);
+    }
+    state.update(best);
+    // Without a rank field (one row per partition) only the first rank is a result.
+    int last = plan.rankField() == null ? 0 : best.size() - 1;
+    for (int i = position; i <= last; i++) {
+      Record now = best.get(i);
+      boolean filled = i < before.size();
+      if (filled && order.compare(before.get(i), now) == 0) {
+        continue;
+      }
+      out.emit(change(ranked(now, i + 1, now.timestamp()), filled));
+    }
+  }
+
+  /** The row as a change of an upsert stream: {@code _op} first. */
+  private Record change(Record row, boolean update) {
+    if (row.schema() != lastChangeIn) {
+      List<String> names = new ArrayList<>();
+      names.add(Changelog.FIELD);
+      names.addAll(row.schema().names());
+      lastChangeOut = Schema.of(names);
+      lastChangeIn = row.schema();
+    }
+    Object[] values = new Object[lastChangeOut.size()];
+    values[0] = update ? Changelog.UPDATE : Changelog.INSERT;
+    System.arraycopy(row.values(), 0, values, 1, row.values().length);
+    return new Record(lastChangeOut, values, row.timestamp());
   }
 
   @Override

@@ -61,6 +61,15 @@ class ElementCodecTest {
   }
 
   @Test
+  void aGroupAggregateOverAnUpsertStreamAlsoGetsTheChangeKindAndTheInputKey() {
+    var sum = new io.tributary.plan.AggregatePlan("s", io.tributary.plan.AggregatePlan.Function.SUM, "top");
+    assertThat(Projection.forReceiver(new io.tributary.plan.GroupAggregatePlan("g", List.of("category"),
+        List.of(sum), List.of("auction", "category"))).fields()).containsExactly("_op", "auction", "category", "top");
+    assertThat(Projection.forReceiver(new io.tributary.plan.GroupAggregatePlan("g", List.of("category"),
+        List.of(sum))).fields()).containsExactly("category", "top");
+  }
+
+  @Test
   void anElementLargerThanABufferGetsABufferOfItsOwn() {
     String big = "x".repeat(Buffer.DEFAULT_SIZE * 3);
     Record r = new Record(Schema.of("big"), new Object[] {big}, 7);

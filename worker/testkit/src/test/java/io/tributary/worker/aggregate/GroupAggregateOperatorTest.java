@@ -113,4 +113,91 @@ class GroupAggregateOperatorTest {
     totals.forEach((auction, t) -> assertThat(last.get(auction)).containsEntry("bids", t[0])
         .containsEntry("top", t[1]).containsEntry("total", t[2]));
   }
+
+  private static final GroupAggregatePlan OVER_UPDATES = new GroupAggregatePlan("g", List.of("category"), List.of(
+      new AggregatePlan("avg", Function.AVG, "final"), new AggregatePlan("n", Function.COUNT, null),
+      new AggregatePlan("total", Function.SUM, "final")), List.of("id", "category"));
+  private static final Schema CHANGE = Schema.of("_op", "id", "category", "final");
+
+  private static Record change(String op, long id, long category, Long fin, long ts) {
+    return new Record(CHANGE, new Object[] {op, id, category, fin}, ts);
+  }
+
+  @Test
+  void overAnUpsertStreamEachKeysLastRecordIsRetractedBeforeItsNextAndAGroupLeftEmptyIsDeleted() {
+    try (OperatorHarness h = OperatorHarness.of(() -> new GroupAggregateOperator(OVER_UPDATES)).open()) {
+      h.processElement(change("insert", 1, 10, 100L, 1));
+      h.processElement(change("insert", 2, 10, 200L, 2));
+      h.processElement(change("update", 1, 10, 300L, 3));
+      h.processElement(change("update", 1, 10, 300L, 4)); // the same again: no change
+      h.processElement(change("delete", 2, 10, null, 5));
+      h.processElement(change("delete", 3, 10, null, 6)); // never seen: nothing
+      h.processElement(change("delete", 1, 10, null, 7));
+      h.processElement(change("insert", 4, 10, 7L, 8));
+
+      assertThat(Rows.maps(h.output())).containsExactlyElementsOf(Rows.maps(Rows.parse("""
+          _op      | category | avg   | n | total
+          'insert' | 10       | 100.0 | 1 | 100
+          'update' | 10       | 150.0 | 2 | 300
+          'update' | 10       | 250.0 | 2 | 500
+          'update' | 10       | 300.0 | 1 | 300
+          'delete' | 10       | 300.0 | 1 | 300
+          'insert' | 10       | 7.0   | 1 | 7
+          """)));
+      assertThat(h.output()).extracting(Record::timestamp).containsExactly(1L, 2L, 3L, 5L, 7L, 8L);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} state")
+  @ValueSource(strings = {"heap", "forst"})
+  void overAnUpsertStreamRestoresAndRescalingChangeNothingAndTheLastResultsAreOverTheLatestRecords(String backend,
+      @TempDir Path dir) {
+    Random random = new Random(27);
+    Script script = Script.create();
+    Map<Long, Long> latest = new HashMap<>(); // id -> final
+    for (int i = 0; i < 120; i++) {
+      long id = random.nextInt(12);
+      boolean delete = latest.containsKey(id) && random.nextInt(5) == 0;
+      long fin = random.nextInt(1000);
+      String op = delete ? "delete" : latest.containsKey(id) ? "update" : "insert";
+      script.record(change(op, id, id % 4, delete ? null : fin, i));
+      if (delete) {
+        latest.remove(id);
+      } else {
+        latest.put(id, fin);
+      }
+      if (i % 10 == 9) {
+        script.watermark(i);
+      }
+    }
+    InMemoryObjectStore store = new InMemoryObjectStore();
+    AtomicInteger n = new AtomicInteger();
+    Supplier<OperatorHarness> harness = () -> {
+      OperatorHarness h = OperatorHarness.of(() -> new GroupAggregateOperator(OVER_UPDATES))
+          .timerNamespaceCodec(LongCodec.INSTANCE).objectStore(store);
+      return backend.equals("forst") ? h.forstState(dir.resolve("h" + n.incrementAndGet())) : h;
+    };
+
+    Script.Outcome plain = script.run(harness);
+    assertThat(script.runRestoringAfterEveryStep(harness).main()).containsExactlyElementsOf(plain.main());
+    Script.Outcome rescaled = script.runRescaled(harness, List.of(new KeySelector(List.of("category"))), 16, 2, 3, 61);
+    assertThat(rescaled.main()).containsExactlyInAnyOrderElementsOf(plain.main());
+    Map<Object, Map<String, Object>> last = new HashMap<>();
+    for (Record r : plain.main()) {
+      if ("delete".equals(r.get("_op"))) {
+        last.remove(r.get("category"));
+      } else {
+        last.put(r.get("category"), r.asMap());
+      }
+    }
+    Map<Long, long[]> expected = new HashMap<>(); // category -> count, sum
+    latest.forEach((id, fin) -> {
+      long[] t = expected.computeIfAbsent(id % 4, c -> new long[2]);
+      t[0]++;
+      t[1] += fin;
+    });
+    assertThat(last.keySet()).isEqualTo(expected.keySet());
+    expected.forEach((category, t) -> assertThat(last.get(category)).containsEntry("n", t[0])
+        .containsEntry("total", t[1]).containsEntry("avg", (double) t[1] / t[0]));
+  }
 }

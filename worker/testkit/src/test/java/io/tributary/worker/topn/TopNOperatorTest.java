@@ -151,6 +151,102 @@ class TopNOperatorTest {
         .containsExactlyInAnyOrderElementsOf(plain.main());
   }
 
+  @Test
+  void unboundedItEmitsEachRankARowChangesAsAnUpsertStream() {
+    TopNPlan plan = new TopNPlan("top", List.of("auction"), List.of(new SortKey("price", true, false)), 2, "rank");
+    Schema bid = Schema.of("auction", "price");
+    try (OperatorHarness h = harnesses(plan, null).get().open()) {
+      h.processElement(new Record(bid, new Object[] {1L, 5L}, 1));
+      h.processElement(new Record(bid, new Object[] {1L, 3L}, 2));
+      h.processElement(new Record(bid, new Object[] {1L, 9L}, 3)); // moves 5 to rank 2, 3 out
+      h.processElement(new Record(bid, new Object[] {1L, 1L}, 4)); // not in the top 2: nothing
+      h.processElement(new Record(bid, new Object[] {2L, 4L}, 5));
+      assertThat(Rows.maps(h.output())).containsExactlyElementsOf(Rows.maps(Rows.parse("""
+          _op    | auction | price | rank
+          insert | 1       | 5     | 1
+          insert | 1       | 3     | 2
+          update | 1       | 9     | 1
+          update | 1       | 5     | 2
+          insert | 2       | 4     | 1
+          """)));
+      assertThat(h.output()).extracting(Record::timestamp).containsExactly(1L, 2L, 3L, 1L, 5L);
+      h.processWatermark(Long.MAX_VALUE - 1);
+      h.endInput();
+      assertThat(h.output()).as("nothing waits for time").hasSize(5);
+    }
+  }
+
+  @Test
+  void unboundedDeduplicationKeepsTheLatestRowPerKeyWhateverTheArrivalOrder() {
+    TopNPlan last = new TopNPlan("dedup", List.of("bidder", "auction"), List.of(new SortKey("ts", true, false)), 1,
+        null);
+    Schema bid = Schema.of("bidder", "auction", "price", "ts");
+    List<Record> bids = new ArrayList<>();
+    Random random = new Random(25);
+    for (long i = 0; i < 40; i++) {
+      bids.add(new Record(bid, new Object[] {i % 3, i % 2, (long) random.nextInt(100), i}, i));
+    }
+    Map<Object, Map<String, Object>> first = null;
+    for (int round = 0; round < 5; round++) {
+      Collections.shuffle(bids, random);
+      try (OperatorHarness h = harnesses(last, null).get().open()) {
+        bids.forEach(h::processElement);
+        assertThat(h.output()).allSatisfy(r -> assertThat(r.schema().names())
+            .containsExactly("_op", "bidder", "auction", "price", "ts"));
+        Map<Object, Map<String, Object>> latest = new java.util.HashMap<>();
+        for (Record r : h.output()) {
+          Map<String, Object> m = new java.util.LinkedHashMap<>(r.asMap());
+          m.remove("_op"); // insert or update depends on the arrival order; the last row does not
+          latest.put(List.of(r.get("bidder"), r.get("auction")), m);
+        }
+        assertThat(latest).hasSize(6);
+        latest.forEach((k, r) -> assertThat((Long) r.get("ts")).isGreaterThanOrEqualTo(34));
+        first = first == null ? latest : first;
+        assertThat(latest).isEqualTo(first);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0} state")
+  @ValueSource(strings = {"heap", "forst"})
+  void unboundedRestoresAfterEveryRowAndRescalingChangeNothingAndTheLastRanksAreTheBruteForceTopN(String backend,
+      @TempDir Path dir) {
+    TopNPlan plan = new TopNPlan("top", List.of("auction"), List.of(new SortKey("price", true, false)), 3, "rank");
+    Schema bid = Schema.of("auction", "price", "bidder");
+    Random random = new Random(26);
+    Script script = Script.create();
+    List<Record> all = new ArrayList<>();
+    for (int i = 0; i < 90; i++) {
+      Record r = new Record(bid, new Object[] {(long) random.nextInt(5), (long) random.nextInt(50), (long) i}, i);
+      script.record(r);
+      all.add(r);
+      if (i % 10 == 9) {
+        script.watermark(i);
+      }
+    }
+    Supplier<OperatorHarness> harness = harnesses(plan, backend.equals("forst") ? dir : null);
+    Script.Outcome plain = script.run(harness);
+    assertThat(script.runRestoringAfterEveryStep(harness).main()).containsExactlyElementsOf(plain.main());
+    assertThat(script.runRescaled(harness, List.of(new KeySelector(List.of("auction"))), 16, 2, 3, 41).main())
+        .containsExactlyInAnyOrderElementsOf(plain.main());
+
+    Map<List<Object>, Map<String, Object>> last = new java.util.HashMap<>();
+    for (Record r : plain.main()) {
+      last.put(List.of(r.get("auction"), r.get("rank")), r.asMap());
+    }
+    Map<List<Object>, Map<String, Object>> expected = new java.util.HashMap<>();
+    for (long auction = 0; auction < 5; auction++) {
+      long a = auction;
+      List<Record> of = new ArrayList<>(all.stream().filter(r -> r.get("auction").equals(a)).toList());
+      of.sort(Comparator.comparing((Record r) -> -(Long) r.get("price")).thenComparing(r -> (Long) r.get("bidder")));
+      for (int i = 0; i < Math.min(3, of.size()); i++) {
+        expected.put(List.of(a, (long) i + 1), Map.of("price", of.get(i).get("price")));
+      }
+    }
+    assertThat(last.keySet()).isEqualTo(expected.keySet());
+    expected.forEach((k, v) -> assertThat(last.get(k).get("price")).as("%s", k).isEqualTo(v.get("price")));
+  }
+
   private static Record row(long auction, long start, long end, long bids) {
     return new Record(RESULT, new Object[] {auction, start, end, bids, 0L}, end - 1);
   }

@@ -23,9 +23,11 @@ import org.apache.calcite.sql.SqlKind;
 
 /**
  * Translates {@code ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)} kept to {@code <= N} (or
- * {@code < N}, {@code = 1}) over rows of windows into the spec's per-window top-N: the best N rows of
- * each partition, emitted when the window ends. The partition must include {@code window_end}; the
- * row number, when selected, is the top-N's rank; other conditions apply to the ranked rows.
+ * {@code < N}, {@code = 1}) into the spec's top-N. Over rows of windows partitioned by their
+ * {@code window_end}, a per-window top-N: the best N rows of each partition, emitted when the window
+ * ends; the row number, when selected, is the top-N's rank; other conditions apply to the ranked rows.
+ * Otherwise an unbounded top-N, whose upsert stream (keyed by the partition and the rank) goes
+ * straight into a sink: its columns are input columns and the row number, named as the sink's.
  */
 final class TopNs {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -41,8 +43,8 @@ final class TopNs {
     return calc.getProgram().getExprList().stream().anyMatch(e -> e instanceof RexOver);
   }
 
-  Stream topN(Calc calc) {
-    RexProgram p = calc.getProgram();
+  /** The one window function of {@code p}: a ROW_NUMBER(). */
+  private static RexOver over(RexProgram p) {
     List<RexNode> overs = new ArrayList<>();
     for (int i = 0; i < p.getExprList().size(); i++) {
       RexNode e = p.getExprList().get(i);
@@ -55,12 +57,26 @@ final class TopNs {
       throw new Unsupported("the window functions are ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) kept to "
           + "<= N; not " + over.getOperator().getName(), SqlKind.OVER);
     }
+    return over;
+  }
+
+  /** Whether {@code calc} (which {@link #has} a window function) ranks rows of windows per window. */
+  boolean perWindow(Calc calc) {
+    Stream.Window w = t.input(calc.getInput()).window();
+    return w != null && refs(over(calc.getProgram()).getWindow().partitionKeys).contains(w.end());
+  }
+
+  /** A top-N per window. */
+  Stream topN(Calc calc) {
+    RexProgram p = calc.getProgram();
+    RexOver over = over(p);
     Stream input = t.input(calc.getInput());
     Stream.Window w = input.window();
     List<Integer> partition = refs(over.getWindow().partitionKeys);
     if (w == null || !partition.contains(w.end())) {
-      throw new Unsupported("ROW_NUMBER() needs rows of windows partitioned by their window_end (and window_start): "
-          + "a top-N per window, as in Flink SQL", SqlKind.OVER);
+      throw new Unsupported("ROW_NUMBER() without a window (not partitioned by a window's window_end) is an unbounded "
+          + "top-N, whose results update as rows arrive (an upsert stream), which only a sink may take: INSERT it "
+          + "into a sink as it is", SqlKind.OVER);
     }
     List<String> names = windowNames(calc.getInput().getRowType().getFieldNames(), w);
     Stream in = t.materialize(input, names);
@@ -97,6 +113,79 @@ final class TopNs {
     Stream.Window ranked = new Stream.Window(w.spec(), w.period(), w.size(), w.start(), w.end(), true);
     Stream out = Stream.of(id, fields, w.end(), -1, ranked);
     return project(out, conjuncts, projects, ranked);
+  }
+
+  /**
+   * An unbounded top-N written straight into a sink whose columns are {@code columns}: each an
+   * input column as it is or the row number (the rank), every partition and order column among
+   * them; the condition only the limit.
+   */
+  Stream unbounded(Calc calc, List<String> columns) {
+    RexProgram p = calc.getProgram();
+    RexOver over = over(p);
+    Stream input = t.input(calc.getInput());
+    int width = calc.getInput().getRowType().getFieldCount();
+    Integer limit = null;
+    if (p.getCondition() != null) {
+      for (RexNode c : RelOptUtil.conjunctions(p.expandLocalRef(p.getCondition()))) {
+        Integer n = limit(c);
+        if (n == null || limit != null) {
+          throw new Unsupported("an unbounded top-N (ROW_NUMBER() without a window) is kept to its first rows and "
+              + "nothing else: filter the rows before ranking them", SqlKind.OVER);
+        }
+        limit = n;
+      }
+    }
+    if (limit == null) {
+      throw new Unsupported("ROW_NUMBER() must be kept to its first rows: WHERE rownum <= N", SqlKind.OVER);
+    }
+    List<Integer> picked = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    String rankField = null;
+    for (int i = 0; i < columns.size(); i++) {
+      RexNode e = p.expandLocalRef(p.getProjectList().get(i));
+      if (e instanceof RexOver && rankField == null) {
+        rankField = columns.get(i);
+      } else if (e instanceof RexInputRef ref && ref.getIndex() < width && !picked.contains(ref.getIndex())) {
+        picked.add(ref.getIndex());
+        names.add(columns.get(i));
+      } else {
+        throw new Unsupported("an unbounded top-N (ROW_NUMBER() without a window) gives an upsert stream, which only "
+            + "a sink may take: select its columns as they are, each once, and the row number at most once",
+            SqlKind.SELECT);
+      }
+    }
+    List<Integer> partition = refs(over.getWindow().partitionKeys);
+    List<Integer> ordered = new ArrayList<>();
+    for (RexFieldCollation f : over.getWindow().orderKeys) {
+      if (f.left instanceof RexInputRef ref) {
+        ordered.add(ref.getIndex());
+      }
+    }
+    List<Integer> needed = new ArrayList<>(partition);
+    needed.addAll(ordered);
+    if (!picked.containsAll(needed)) {
+      throw new Unsupported("an unbounded top-N writes its partition and order columns: select each of them",
+          SqlKind.SELECT);
+    }
+    if (limit > 1 && rankField == null) {
+      throw new Unsupported("an unbounded top-N of more than one row is keyed by its partition and rank: select the "
+          + "row number", SqlKind.SELECT);
+    }
+    Stream in = t.materialize(input.project(picked), names);
+    List<RexFieldCollation> order = new ArrayList<>();
+    for (RexFieldCollation f : over.getWindow().orderKeys) {
+      order.add(f.left instanceof RexInputRef ref
+          ? new RexFieldCollation(new RexInputRef(picked.indexOf(ref.getIndex()), ref.getType()), f.right) : f);
+    }
+    String id = emit(in, names, partition.stream().map(picked::indexOf).toList(), order, limit, rankField);
+    List<String> fields = new ArrayList<>();
+    fields.add(GroupAggregates.OP);
+    fields.addAll(names);
+    if (rankField != null) {
+      fields.add(rankField);
+    }
+    return Stream.of(id, fields, -1, 0, null).withColumns(Stream.quoted(columns), -1, null).asUpsert();
   }
 
   /** {@code N} of {@code row_number <= N} (or {@code < N + 1}, {@code = 1}), else null. */

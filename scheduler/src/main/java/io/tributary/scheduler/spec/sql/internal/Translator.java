@@ -71,7 +71,8 @@ final class Translator {
         throw new SqlProblem(positions.statement(), "table '" + sink.name() + "' is written by an earlier INSERT: "
             + "write one INSERT ... SELECT ... UNION ALL SELECT ... instead");
       }
-      Stream upsert = upsert(modify.getInput(), sink.columns());
+      Stream upsert = modify.getInput() instanceof Calc c && TopNs.has(c) && !topNs.perWindow(c)
+          ? topNs.unbounded(c, sink.columns()) : upsert(modify.getInput(), sink.columns());
       if (upsert != null) {
         doc.sink(sink, upsert.node(), positions.statement());
       } else {
@@ -272,6 +273,11 @@ final class Translator {
   /** Expression texts over the records of {@code in}, its columns read by its expressions. */
   RexText text(Stream in) {
     return new RexText(rex, i -> in.exprs().get(i));
+  }
+
+  /** Whether {@code agg} aggregates per window. */
+  boolean windowed(Aggregate agg) {
+    return windows.windowed(agg);
   }
 
   RexBuilder rex() {

@@ -46,6 +46,9 @@ final class WindowAggregates {
     if (below instanceof TableFunctionScan tvf && WindowCall.is(tvf)) {
       return true;
     }
+    if (below instanceof Aggregate inner && !windowed(inner)) {
+      return false; // the results of an unbounded GROUP BY, which are not rows of windows
+    }
     Stream.Window w = t.translate(input).window();
     return w != null && w.start() >= 0 && agg.getGroupSet().get(w.start()) && agg.getGroupSet().get(w.end());
   }
