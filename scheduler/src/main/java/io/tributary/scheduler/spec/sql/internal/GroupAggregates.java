@@ -65,18 +65,7 @@ final class GroupAggregates {
       AggregateCall call = agg.getAggCallList().get(i);
       aggregate.put(aggNames.get(i), AggregateText.of(call, c -> records.exprs().get(used == null ? c : used.indexOf(c))));
     }
-    ObjectNode body = JSON.objectNode();
-    body.put("input", records.node());
-    if (!keyBy.isEmpty()) {
-      var k = body.putArray("keyBy");
-      keyBy.forEach(k::add);
-    }
-    body.set("aggregate", aggregate);
-    String id = t.operator("aggregate", body);
-    List<String> fields = new ArrayList<>();
-    fields.add(OP);
-    fields.addAll(out);
-    return Stream.of(id, fields, -1, 0, null).withColumns(Stream.quoted(out), -1, null).asUpsert();
+    return operator(records, keyBy, aggregate, out);
   }
 
   /**
@@ -159,8 +148,16 @@ final class GroupAggregates {
       aggregate.put(aggNames.get(i), AggregateText.of(agg.getAggCallList().get(i),
           c -> Names.quote(innerNames.get(columns.get(c)))));
     }
+    return operator(updates, keyBy, aggregate, out);
+  }
+
+  /**
+   * Adds the unbounded {@code aggregate} over {@code input} grouped by {@code keyBy}; its upsert
+   * stream, its columns {@code out} (the keys, then the aggregates).
+   */
+  private Stream operator(Stream input, List<String> keyBy, ObjectNode aggregate, List<String> out) {
     ObjectNode body = JSON.objectNode();
-    body.put("input", updates.node());
+    body.put("input", input.node());
     if (!keyBy.isEmpty()) {
       var k = body.putArray("keyBy");
       keyBy.forEach(k::add);
