@@ -14,11 +14,10 @@ import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
 import io.tributary.worker.operator.TwoInputOperator;
+import io.tributary.worker.window.SessionMerge;
 import io.tributary.worker.window.TimeWindow;
 import io.tributary.worker.window.WindowAssigner;
 import io.tributary.worker.window.WindowOperator;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The window join: a left and a right record of equal keys join when they fall into the same
@@ -123,23 +122,13 @@ public final class WindowJoinOperator implements TwoInputOperator {
   private boolean addToSession(int input, Record record, Key key, long watermark) {
     backend.setCurrentKey(key);
     long ts = record.timestamp();
-    TimeWindow candidate = new TimeWindow(ts, ts + gap);
-    List<TimeWindow> touched = new ArrayList<>(2);
-    long start = candidate.start();
-    long end = candidate.end();
-    for (TimeWindow w : state.windows()) {
-      if (w.intersects(candidate)) {
-        touched.add(w);
-        start = Math.min(start, w.start());
-        end = Math.max(end, w.end());
-      }
-    }
-    TimeWindow merged = new TimeWindow(start, end);
+    SessionMerge merge = SessionMerge.of(ts, gap, state.windows());
+    TimeWindow merged = merge.merged();
     if (merged.maxTimestamp() <= watermark) {
       return false;
     }
     WindowRows contents = new WindowRows();
-    for (TimeWindow w : touched) {
+    for (TimeWindow w : merge.touched()) {
       contents.addAll(state.get(w));
       state.remove(w);
       timers.delete(w, w.maxTimestamp());

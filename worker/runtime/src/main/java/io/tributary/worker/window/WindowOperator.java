@@ -18,7 +18,6 @@ import io.tributary.worker.aggregate.Accumulator;
 import io.tributary.worker.aggregate.AccumulatorCodec;
 import io.tributary.worker.aggregate.Aggregates;
 import io.tributary.worker.operator.TimerService;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -147,26 +146,16 @@ public final class WindowOperator implements Operator {
 
   private boolean addToSession(Record record, long ts, long watermark, Output out) {
     backend.setCurrentKey(keySelector.keyOf(record));
-    TimeWindow candidate = new TimeWindow(ts, saturatedAdd(ts, gap));
-    List<TimeWindow> touched = new ArrayList<>(2);
-    long start = candidate.start();
-    long end = candidate.end();
-    for (TimeWindow w : state.windows()) {
-      if (w.intersects(candidate)) {
-        touched.add(w);
-        start = Math.min(start, w.start());
-        end = Math.max(end, w.end());
-      }
-    }
-    TimeWindow merged = new TimeWindow(start, end);
+    SessionMerge merge = SessionMerge.of(ts, gap, state.windows());
+    TimeWindow merged = merge.merged();
     if (isLate(merged, watermark)) {
       return false;
     }
     Accumulator acc;
-    if (touched.size() == 1 && touched.get(0).equals(merged)) {
+    if (merge.intoOneAsItIs()) {
       acc = state.get(merged);
     } else {
-      acc = mergeSessions(touched, merged, watermark);
+      acc = mergeSessions(merge.touched(), merged, watermark);
     }
     update(merged, acc, watermark, out);
     return true;
@@ -244,11 +233,6 @@ public final class WindowOperator implements Operator {
   }
 
   private long cleanupTime(TimeWindow w) {
-    return saturatedAdd(w.maxTimestamp(), lateness);
-  }
-
-  private static long saturatedAdd(long a, long b) {
-    long r = a + b;
-    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    return SessionMerge.saturatedAdd(w.maxTimestamp(), lateness);
   }
 }
