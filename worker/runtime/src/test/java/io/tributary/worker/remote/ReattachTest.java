@@ -98,8 +98,10 @@ class ReattachTest {
 
   @Test
   void anAttemptNobodyTakesOverIsReleasedAfterTheOrphanGrace() throws Exception {
+    Collected fromA = new Collected();
     a.acquire(ATTEMPT, 1);
-    a.deploy(deployment(), new Collected());
+    a.deploy(deployment(), fromA);
+    await("the worker runs the attempt", () -> fromA.recordsOut() > 0); // a deployment still in flight is not running
     a.detach(ATTEMPT);
     aLeads.set(false);
     await("the worker joins b, its slot taken by the attempt it still runs",
@@ -112,8 +114,10 @@ class ReattachTest {
 
   @Test
   void aNewAttemptOfTheJobEndsTheOneTheWorkerStillRuns() throws Exception {
+    Collected fromA = new Collected();
     a.acquire(ATTEMPT, 1);
-    a.deploy(deployment(), new Collected());
+    a.deploy(deployment(), fromA);
+    await("the worker runs the attempt", () -> fromA.recordsOut() > 0); // a deployment still in flight is not running
     a.detach(ATTEMPT);
     aLeads.set(false);
     assertThat(b.running(ATTEMPT.job(), Duration.ofSeconds(30))).isPresent();
