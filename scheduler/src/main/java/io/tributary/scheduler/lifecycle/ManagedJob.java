@@ -231,8 +231,9 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       return;
     }
     state = to;
-    persist();
+    // the event first: whoever sees the new state (a client polling the job) then finds why in the events
     ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, to, why);
+    persist();
   }
 
   // ---- changes made by actions (JobActions), under the actions lock
@@ -591,8 +592,9 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     if (to != ObservedState.FAILED) {
       failure = null;
     }
-    persist();
+    // the event first: whoever sees the new state (a client polling the job) then finds why in the events
     ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, from, to, why);
+    persist();
   }
 
   private void persist() {
