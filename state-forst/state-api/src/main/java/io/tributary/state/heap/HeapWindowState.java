@@ -1,5 +1,6 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.Key;
 import io.tributary.state.StateCodec;
 import io.tributary.state.WindowState;
 import java.io.DataInput;
@@ -20,6 +21,14 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   private final KeyGroupedTable<Map<W, A>> table;
   private final StateCodec<W> windowCodec;
   private final StateCodec<A> accCodec;
+  /**
+   * The windows of the key last looked up ({@code cachedKey}, compared by identity) or null if it
+   * has none: an operator reads and writes a key's windows several times in a row (get, put; on a
+   * timer get, remove), and each lookup of a fresh key's bytes in the table costs a cache miss.
+   */
+  private Object cachedKey = NONE;
+  private Map<W, A> cachedWindows;
+  private static final Object NONE = new Object();
 
   HeapWindowState(HeapKeyedStateBackend backend, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
     this.backend = backend;
@@ -30,33 +39,47 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public A get(W window) {
-    Map<W, A> m = table.get(backend.currentGroupIndex(), backend.currentKey());
+    Map<W, A> m = windowsOfCurrentKey();
     return m == null ? null : m.get(window);
+  }
+
+  private Map<W, A> windowsOfCurrentKey() {
+    Key key = backend.currentKey();
+    if (key != cachedKey) {
+      cachedWindows = table.get(backend.currentGroupIndex(), key);
+      cachedKey = key;
+    }
+    return cachedWindows;
+  }
+
+  private void forgetCachedKey() {
+    cachedKey = NONE;
+    cachedWindows = null;
   }
 
   @Override
   public void put(W window, A accumulator) {
-    int g = backend.currentGroupIndex();
-    Map<W, A> m = table.get(g, backend.currentKey());
+    Map<W, A> m = windowsOfCurrentKey();
     if (m == null) {
       m = new HashMap<>(4);
-      table.put(g, backend.currentKey(), m);
+      table.put(backend.currentGroupIndex(), backend.currentKey(), m);
+      cachedWindows = m;
     }
     m.put(window, accumulator);
   }
 
   @Override
   public void remove(W window) {
-    int g = backend.currentGroupIndex();
-    Map<W, A> m = table.get(g, backend.currentKey());
+    Map<W, A> m = windowsOfCurrentKey();
     if (m != null && m.remove(window) != null && m.isEmpty()) {
-      table.remove(g, backend.currentKey());
+      table.remove(backend.currentGroupIndex(), backend.currentKey());
+      cachedWindows = null;
     }
   }
 
   @Override
   public Collection<W> windows() {
-    Map<W, A> m = table.get(backend.currentGroupIndex(), backend.currentKey());
+    Map<W, A> m = windowsOfCurrentKey();
     return m == null ? List.of() : new ArrayList<>(m.keySet());
   }
 
@@ -88,6 +111,7 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public void read(int groupIndex, int keyGroup, int maxParallelism, DataInput in) throws IOException {
+    forgetCachedKey();
     table.read(groupIndex, keyGroup, maxParallelism, in, i -> {
       int n = i.readInt();
       Map<W, A> m = new HashMap<>(4);
@@ -100,6 +124,7 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public void clearAll() {
+    forgetCachedKey();
     table.clear();
   }
 }

@@ -151,8 +151,9 @@ public final class HeapTimerService implements TimerService {
     if (namespace == null) {
       return null;
     }
-    for (Object recent : recentNamespaces) {
-      if (namespace.equals(recent)) {
+    for (int i = 1; i <= RECENT_NAMESPACES; i++) { // the last one remembered first: usually the one asked for
+      Object recent = recentNamespaces[(nextRecent - i + RECENT_NAMESPACES) % RECENT_NAMESPACES];
+      if (recent == namespace || namespace.equals(recent)) {
         return recent;
       }
     }
@@ -177,6 +178,9 @@ public final class HeapTimerService implements TimerService {
    */
   public Timer pollDue(long watermark) {
     moveWatermark(watermark);
+    if (sections.isEmpty()) {
+      return pollDueFromQueue(watermark);
+    }
     Timer head = liveHead();
     TimerSection section = sectionHead();
     if (section != null && (head == null || section.headTime() <= head.time())) {
@@ -198,6 +202,23 @@ public final class HeapTimerService implements TimerService {
     live.remove(head);
     backend.setCurrentKey(head.key());
     return head;
+  }
+
+  /** {@link #pollDue} when no restored timer is left undecoded: one set operation per timer fired. */
+  private Timer pollDueFromQueue(long watermark) {
+    if (!tombstones.isEmpty()) {
+      tombstones.clear(); // nothing undecoded is left for them to match
+    }
+    Timer head;
+    while ((head = queue.peek()) != null && head.time() <= watermark) {
+      queue.poll();
+      if (live.remove(head)) {
+        backend.setCurrentKey(head.key());
+        return head;
+      }
+      staleInQueue.computeIfPresent(head, (t, n) -> n == 1 ? null : n - 1);
+    }
+    return null;
   }
 
   /**

@@ -188,10 +188,12 @@ public final class WindowOperator implements Operator {
   }
 
   private void registerTimers(TimeWindow w, long watermark) {
-    if (w.maxTimestamp() > watermark) {
-      timers.register(w, w.maxTimestamp());
+    long end = w.maxTimestamp();
+    long cleanup = cleanupTime(w);
+    if (end > watermark && end != cleanup) { // without lateness the one timer both fires and cleans up
+      timers.register(w, end);
     }
-    timers.register(w, cleanupTime(w));
+    timers.register(w, cleanup);
   }
 
   @Override
@@ -201,11 +203,14 @@ public final class WindowOperator implements Operator {
     if (acc == null) {
       return;
     }
+    boolean cleanup = timer.time() >= cleanupTime(w);
     if (acc.pending && timer.time() >= w.maxTimestamp()) {
       emit(w, acc, out);
-      state.put(w, acc);
+      if (!cleanup) {
+        state.put(w, acc); // the emitted revision, for the late firings to come
+      }
     }
-    if (timer.time() >= cleanupTime(w)) {
+    if (cleanup) {
       state.remove(w);
     }
   }
