@@ -5,9 +5,10 @@ package io.tributary.worker.aggregate;
  * by slot, plus what a window operator needs to fire it exactly as C4 says ({@link #revision},
  * {@link #pending}). Built and read only through {@link Aggregates}.
  *
- * <p>Per slot: {@code counts} is the number of inputs counted (for count, the result; for the
- * others, the number of non-null inputs); {@code longs} holds sum/min/max while every input was
- * a whole number, {@code doubles} once one was not ({@code inDouble}); {@code distinct} holds the
+ * <p>Per slot, three cells of one {@code long[]} (one array, so updating a window touches two
+ * objects, not five): the number of inputs counted (for count, the result; for the others, the
+ * number of non-null inputs); sum/min/max, as a long while every input was a whole number, as the
+ * bits of a double once one was not; and whether it is a double. {@code distinct} holds the
  * distinct values of a {@code count(DISTINCT x)} slot (null for other slots, or none at all).
  */
 public final class Accumulator {
@@ -15,29 +16,61 @@ public final class Accumulator {
   public long revision = -1;
   /** True when the accumulator changed since it was last emitted. */
   public boolean pending;
-  final long[] counts;
-  final long[] longs;
-  final double[] doubles;
-  final boolean[] inDouble;
+  /** Per slot {@code i}: count at {@code 3i}, value at {@code 3i + 1}, 1 at {@code 3i + 2} if the value is a double. */
+  final long[] cells;
   /** Per slot, the distinct values seen by a {@code count(DISTINCT x)}; null when no slot is one. */
   java.util.Set<Object>[] distinct;
 
   Accumulator(int slots) {
-    counts = new long[slots];
-    longs = new long[slots];
-    doubles = new double[slots];
-    inDouble = new boolean[slots];
+    cells = new long[3 * slots];
   }
 
   int slots() {
-    return counts.length;
+    return cells.length / 3;
+  }
+
+  long count(int i) {
+    return cells[3 * i];
+  }
+
+  /** Adds {@code delta} to slot {@code i}'s count; returns the new count. */
+  long addCount(int i, long delta) {
+    return cells[3 * i] += delta;
+  }
+
+  void setCount(int i, long n) {
+    cells[3 * i] = n;
+  }
+
+  boolean inDouble(int i) {
+    return cells[3 * i + 2] != 0;
+  }
+
+  /** Slot {@code i}'s value while it is a whole number. */
+  long longValue(int i) {
+    return cells[3 * i + 1];
+  }
+
+  void setLong(int i, long v) {
+    cells[3 * i + 1] = v;
+    cells[3 * i + 2] = 0;
+  }
+
+  /** Slot {@code i}'s value once it is a double. */
+  double doubleValue(int i) {
+    return Double.longBitsToDouble(cells[3 * i + 1]);
+  }
+
+  void setDouble(int i, double v) {
+    cells[3 * i + 1] = Double.doubleToRawLongBits(v);
+    cells[3 * i + 2] = 1;
   }
 
   /** The distinct values of slot {@code i}, created empty when it has none yet. */
   @SuppressWarnings("unchecked")
   java.util.Set<Object> distinct(int i) {
     if (distinct == null) {
-      distinct = new java.util.Set[counts.length];
+      distinct = new java.util.Set[slots()];
     }
     if (distinct[i] == null) {
       distinct[i] = new java.util.HashSet<>();
@@ -47,9 +80,8 @@ public final class Accumulator {
 
   /** Moves slot {@code i} from whole numbers to doubles, keeping its value. */
   void toDouble(int i) {
-    if (!inDouble[i]) {
-      doubles[i] = longs[i];
-      inDouble[i] = true;
+    if (!inDouble(i)) {
+      setDouble(i, longValue(i));
     }
   }
 }

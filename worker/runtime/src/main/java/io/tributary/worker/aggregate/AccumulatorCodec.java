@@ -26,12 +26,12 @@ public final class AccumulatorCodec implements StateCodec<Accumulator> {
     int distinctSlots = distinctSlots(acc);
     out.writeShort(acc.slots() | (distinctSlots > 0 ? DISTINCT_SECTION : 0));
     for (int i = 0; i < acc.slots(); i++) {
-      out.writeLong(acc.counts[i]);
-      out.writeBoolean(acc.inDouble[i]);
-      if (acc.inDouble[i]) {
-        out.writeDouble(acc.doubles[i]);
+      out.writeLong(acc.count(i));
+      out.writeBoolean(acc.inDouble(i));
+      if (acc.inDouble(i)) {
+        out.writeDouble(acc.doubleValue(i));
       } else {
-        out.writeLong(acc.longs[i]);
+        out.writeLong(acc.longValue(i));
       }
     }
     if (distinctSlots > 0) {
@@ -79,12 +79,11 @@ public final class AccumulatorCodec implements StateCodec<Accumulator> {
     acc.revision = revision;
     acc.pending = pending;
     for (int i = 0; i < acc.slots(); i++) {
-      acc.counts[i] = in.readLong();
-      acc.inDouble[i] = in.readBoolean();
-      if (acc.inDouble[i]) {
-        acc.doubles[i] = in.readDouble();
+      acc.setCount(i, in.readLong());
+      if (in.readBoolean()) {
+        acc.setDouble(i, in.readDouble());
       } else {
-        acc.longs[i] = in.readLong();
+        acc.setLong(i, in.readLong());
       }
     }
     if ((slotsAndFlag & DISTINCT_SECTION) != 0) {
@@ -98,10 +97,7 @@ public final class AccumulatorCodec implements StateCodec<Accumulator> {
     Accumulator c = new Accumulator(acc.slots());
     c.revision = acc.revision;
     c.pending = acc.pending;
-    System.arraycopy(acc.counts, 0, c.counts, 0, acc.slots());
-    System.arraycopy(acc.longs, 0, c.longs, 0, acc.slots());
-    System.arraycopy(acc.doubles, 0, c.doubles, 0, acc.slots());
-    System.arraycopy(acc.inDouble, 0, c.inDouble, 0, acc.slots());
+    System.arraycopy(acc.cells, 0, c.cells, 0, acc.cells.length);
     for (int i = 0; acc.distinct != null && i < acc.slots(); i++) {
       if (acc.distinct[i] != null) {
         c.distinct(i).addAll(acc.distinct[i]);

@@ -74,7 +74,7 @@ public final class Aggregates {
         continue;
       }
       switch (functions[i]) {
-        case COUNT -> acc.counts[i]++;
+        case COUNT -> acc.addCount(i, 1);
         case COUNT_DISTINCT -> acc.distinct(i).add(ValueCodec.normalized(v));
         case SUM, AVG -> addSum(acc, i, (Number) v);
         case MIN -> addExtreme(acc, i, (Number) v, true);
@@ -95,7 +95,7 @@ public final class Aggregates {
         continue;
       }
       switch (functions[i]) {
-        case COUNT -> acc.counts[i]--;
+        case COUNT -> acc.addCount(i, -1);
         case SUM, AVG -> retractSum(acc, i, (Number) v);
         default -> throw new IllegalStateException(texts[i] + " cannot retract");
       }
@@ -103,50 +103,51 @@ public final class Aggregates {
   }
 
   private static void retractSum(Accumulator acc, int i, Number v) {
-    if (--acc.counts[i] == 0) {
-      acc.longs[i] = 0;
-      acc.doubles[i] = 0;
-      acc.inDouble[i] = false;
+    if (acc.addCount(i, -1) == 0) {
+      acc.setLong(i, 0);
       return;
     }
-    if (isWhole(v) && !acc.inDouble[i]) {
-      long sum = acc.longs[i] - v.longValue();
-      if (((acc.longs[i] ^ v.longValue()) & (acc.longs[i] ^ sum)) >= 0) {
-        acc.longs[i] = sum;
+    if (isWhole(v) && !acc.inDouble(i)) {
+      long old = acc.longValue(i);
+      long sum = old - v.longValue();
+      if (((old ^ v.longValue()) & (old ^ sum)) >= 0) {
+        acc.setLong(i, sum);
         return;
       }
     }
     acc.toDouble(i);
-    acc.doubles[i] -= v.doubleValue();
+    acc.setDouble(i, acc.doubleValue(i) - v.doubleValue());
   }
 
   private static void addSum(Accumulator acc, int i, Number v) {
-    acc.counts[i]++;
-    if (isWhole(v) && !acc.inDouble[i]) {
-      long sum = acc.longs[i] + v.longValue();
-      if (((acc.longs[i] ^ sum) & (v.longValue() ^ sum)) >= 0) {
-        acc.longs[i] = sum;
+    acc.addCount(i, 1);
+    if (isWhole(v) && !acc.inDouble(i)) {
+      long old = acc.longValue(i);
+      long sum = old + v.longValue();
+      if (((old ^ sum) & (v.longValue() ^ sum)) >= 0) {
+        acc.setLong(i, sum);
         return;
       }
     }
     acc.toDouble(i);
-    acc.doubles[i] += v.doubleValue();
+    acc.setDouble(i, acc.doubleValue(i) + v.doubleValue());
   }
 
   private static void addExtreme(Accumulator acc, int i, Number v, boolean min) {
-    boolean first = acc.counts[i]++ == 0;
-    if (isWhole(v) && !acc.inDouble[i]) {
+    boolean first = acc.addCount(i, 1) == 1;
+    if (isWhole(v) && !acc.inDouble(i)) {
       long x = v.longValue();
-      acc.longs[i] = first ? x : min ? Math.min(acc.longs[i], x) : Math.max(acc.longs[i], x);
+      long old = acc.longValue(i);
+      acc.setLong(i, first ? x : min ? Math.min(old, x) : Math.max(old, x));
       return;
     }
     double x = v.doubleValue();
     if (first) {
-      acc.inDouble[i] = true;
-      acc.doubles[i] = x;
+      acc.setDouble(i, x);
     } else {
       acc.toDouble(i);
-      acc.doubles[i] = min ? Math.min(acc.doubles[i], x) : Math.max(acc.doubles[i], x);
+      double old = acc.doubleValue(i);
+      acc.setDouble(i, min ? Math.min(old, x) : Math.max(old, x));
     }
   }
 
@@ -159,13 +160,13 @@ public final class Aggregates {
         }
         continue;
       }
-      if (from.counts[i] == 0) {
+      if (from.count(i) == 0) {
         continue;
       }
-      Number value = from.inDouble[i] ? (Number) from.doubles[i] : (Number) from.longs[i];
+      Number value = from.inDouble(i) ? (Number) from.doubleValue(i) : (Number) from.longValue(i);
       switch (functions[i]) {
         case COUNT -> {
-          into.counts[i] += from.counts[i];
+          into.addCount(i, from.count(i));
           continue;
         }
         case SUM, AVG -> addSum(into, i, value);
@@ -173,7 +174,7 @@ public final class Aggregates {
         case MAX -> addExtreme(into, i, value, false);
         default -> throw new IllegalStateException(functions[i].name());
       }
-      into.counts[i] += from.counts[i] - 1; // the add above counted one input
+      into.addCount(i, from.count(i) - 1); // the add above counted one input
     }
   }
 
@@ -185,7 +186,7 @@ public final class Aggregates {
   }
 
   private Object result(Accumulator acc, int i) {
-    long n = acc.counts[i];
+    long n = acc.count(i);
     if (functions[i] == Function.COUNT) {
       return n;
     }
@@ -196,9 +197,9 @@ public final class Aggregates {
       return null;
     }
     if (functions[i] == Function.AVG) {
-      return (acc.inDouble[i] ? acc.doubles[i] : (double) acc.longs[i]) / n;
+      return (acc.inDouble(i) ? acc.doubleValue(i) : (double) acc.longValue(i)) / n;
     }
-    return acc.inDouble[i] ? (Object) acc.doubles[i] : (Object) acc.longs[i];
+    return acc.inDouble(i) ? (Object) acc.doubleValue(i) : (Object) acc.longValue(i);
   }
 
   private static boolean isWhole(Number v) {
