@@ -36,6 +36,11 @@ public final class InProcessChannel implements OutboundChannel, InboundChannel {
   }
 
   @Override
+  public void sendPriorityBarrier(long checkpointId, long buffers) {
+    gate.deliverPriority(channelIndex, checkpointId, buffers);
+  }
+
+  @Override
   public Buffer freeBuffer() {
     Buffer b = free.poll();
     if (b == null) {

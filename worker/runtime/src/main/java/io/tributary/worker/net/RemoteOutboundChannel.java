@@ -51,6 +51,15 @@ final class RemoteOutboundChannel implements OutboundChannel {
   }
 
   @Override
+  public void sendPriorityBarrier(long checkpointId, long buffers) {
+    if (failure != null) {
+      throw DataClient.failure(failure, null);
+    }
+    Channel c = connection.channel();
+    c.writeAndFlush(Frames.priorityBarrier(c.alloc(), id, checkpointId, buffers));
+  }
+
+  @Override
   public Buffer freeBuffer() {
     Buffer b = free.poll();
     if (b == null) {

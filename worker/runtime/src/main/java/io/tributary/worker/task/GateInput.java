@@ -18,6 +18,12 @@ import io.tributary.worker.exchange.InputGate;
  * <p>Checkpoint barriers are aligned (see {@link #onBarrier}): input that follows barrier n on a
  * channel is held until barrier n arrived on every channel, so the snapshot covers exactly the
  * input before the barrier. Held buffers keep their credit, which backpressures that sender.
+ *
+ * <p>Unaligned checkpoints (see {@link Unaligned}) hold nothing: the first barrier of checkpoint n,
+ * which overtook the buffered records with priority, makes the task snapshot at once; from then on
+ * each record read on a channel before that channel's barrier n is logged into the checkpoint
+ * ({@link InFlightLog}) as well as processed, until barrier n came on every channel. With an
+ * alignment timeout a checkpoint first aligns, and turns unaligned when it waited longer.
  */
 final class GateInput implements TaskInput {
   private static final int MAX_ELEMENTS_PER_STEP = 4096;
@@ -47,6 +53,35 @@ final class GateInput implements TaskInput {
   private int channelsWithBacklog;
   private long aligning = -1;
   private long alignmentStartNanos;
+  // ---- unaligned checkpoints ----
+  private final Unaligned unaligned;
+  /** Per channel: data buffers read to the end (the one being read is number {@code buffersDone + 1}). */
+  private final long[] buffersDone;
+  /** The unaligned checkpoint whose in-flight records are being logged, or -1. */
+  private long logging = -1;
+  private InFlightLog log;
+  private java.util.concurrent.CompletableFuture<InFlightLog.Sealed> logged;
+  /** Per channel: the last data buffer before its barrier ({@link Long#MAX_VALUE} until the barrier came). */
+  private final long[] logUpTo;
+  /** Per channel: everything it had before the barrier being logged has been read. */
+  private final boolean[] logDone;
+  /** Records logged by an earlier attempt, fed to the chain heads before the gate is read. */
+  private final java.util.ArrayDeque<Replay> replay = new java.util.ArrayDeque<>();
+  private java.util.function.LongSupplier clock = System::nanoTime;
+
+  /**
+   * How a task takes part in unaligned checkpoints.
+   *
+   * @param timeoutNanos how long a checkpoint aligns before it turns unaligned here;
+   *     {@link Checkpointing#NO_TIMEOUT} for unaligned from the start
+   * @param keys per channel, the key of its hash exchange (the key group goes with each logged
+   *     record), or null
+   * @param maxParallelism the job's number of key groups
+   */
+  record Unaligned(long timeoutNanos, io.tributary.stream.KeySelector[] keys, int maxParallelism) {}
+
+  /** A record logged at an unaligned checkpoint, to feed into input {@code input} of {@code head}. */
+  record Replay(ChainNode head, int input, Record record) {}
 
   /**
    * @param channels the inbound channels by gate channel index
@@ -64,7 +99,17 @@ final class GateInput implements TaskInput {
    */
   GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, int[] inputs, boolean[] endedFromStart,
       boolean aligned) {
+    this(gate, channels, heads, inputs, endedFromStart, aligned, null);
+  }
+
+  /** @param unaligned how the task takes part in unaligned checkpoints, or null if they are not */
+  GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, int[] inputs, boolean[] endedFromStart,
+      boolean aligned, Unaligned unaligned) {
     this.aligned = aligned;
+    this.unaligned = unaligned;
+    this.buffersDone = new long[channels.length];
+    this.logUpTo = new long[channels.length];
+    this.logDone = new boolean[channels.length];
     this.gate = gate;
     this.channels = channels;
     this.heads = heads;
@@ -100,8 +145,33 @@ final class GateInput implements TaskInput {
     }
   }
 
+  /** Records to feed before the gate is read (a restore from an unaligned checkpoint). */
+  void replay(java.util.List<Replay> records) {
+    replay.addAll(records);
+  }
+
+  /** The clock alignment timeouts are measured with (tests). */
+  void clock(java.util.function.LongSupplier nanoTime) {
+    this.clock = nanoTime;
+  }
+
   @Override
   public int step() {
+    if (!replay.isEmpty()) {
+      // nothing is read from the gate before the replay is over: a barrier then finds no replayed
+      // record still waiting, which the checkpoint would have to log
+      int n = 0;
+      while (!replay.isEmpty() && n < MAX_ELEMENTS_PER_STEP && task.canTakeInput()) {
+        Replay r = replay.poll();
+        task.processRecord(r.head(), r.input(), r.record());
+        n++;
+      }
+      return MORE;
+    }
+    if (aligning >= 0 && unaligned != null && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT
+        && clock.getAsLong() - alignmentStartNanos > unaligned.timeoutNanos()) {
+      startUnaligned(aligning);
+    }
     int processed = 0;
     while (processed < MAX_ELEMENTS_PER_STEP) {
       if (current == null) {
@@ -127,18 +197,38 @@ final class GateInput implements TaskInput {
             partlyRead[c] = current;
             backlogAdded(c);
           } else {
-            channels[c].recycle(current.buffer());
+            finished(current);
           }
           current = null;
           break;
         }
       }
       if (current != null) {
-        channels[c].recycle(current.buffer());
+        InputGate.Arrival done = current;
         current = null;
+        finished(done);
       }
     }
     return MORE;
+  }
+
+  /** Channel {@code a.channel()}'s buffer was read to its end: back to the sender. */
+  private void finished(InputGate.Arrival a) {
+    int c = a.channel();
+    channels[c].recycle(a.buffer());
+    buffersDone[c]++;
+    if (logging >= 0 && !logDone[c] && buffersDone[c] >= logUpTo[c]) {
+      logDone[c] = true;
+      checkLogged();
+    }
+  }
+
+  /** Handles the barriers that overtook buffers; see {@link InputGate#pollPriority()} for the order. */
+  private void pollPriority() {
+    InputGate.PriorityBarrier p;
+    while ((p = gate.pollPriority()) != null) {
+      onPriorityBarrier(p.channel(), p.checkpointId(), p.buffers());
+    }
   }
 
   /**
@@ -147,6 +237,7 @@ final class GateInput implements TaskInput {
    * held so each channel's order is kept.
    */
   private InputGate.Arrival nextArrival() {
+    pollPriority();
     if (channelsWithBacklog > 0) {
       for (int c = 0; c < channels.length; c++) {
         if (blocked[c]) {
@@ -172,6 +263,9 @@ final class GateInput implements TaskInput {
     }
     InputGate.Arrival a;
     while ((a = gate.poll()) != null) {
+      // a priority barrier sent before this buffer is visible now: it must be handled before the
+      // buffer is read, which it may say is after the barrier
+      pollPriority();
       int c = a.channel();
       if (aligned && (blocked[c] || hasBacklog(c))) {
         boolean had = hasBacklog(c);
@@ -219,6 +313,9 @@ final class GateInput implements TaskInput {
 
   private void handle(int c, StreamElement e) {
     if (e instanceof Record r) {
+      if (logging >= 0 && !logDone[c] && buffersDone[c] + 1 <= logUpTo[c]) {
+        log.add(heads[c].plan.id(), inputs[c], keyGroup(c, r), r);
+      }
       task.processRecord(heads[c], inputs[c], r);
     } else if (e instanceof Watermark w) {
       if (w.timestamp() > watermarks[c]) {
@@ -238,6 +335,10 @@ final class GateInput implements TaskInput {
         if (aligning >= 0) {
           checkAligned(); // an ended channel has sent everything the checkpoint covers
         }
+        if (logging >= 0) {
+          logDone[c] = true; // and everything that was in flight before the barrier
+          checkLogged();
+        }
       }
     }
   }
@@ -248,15 +349,27 @@ final class GateInput implements TaskInput {
    * task takes its snapshot, forwards the barrier, and reads the held input.
    */
   private void onBarrier(int c, long checkpointId) {
+    if (checkpointId == logging) {
+      logDone[c] = true; // an in-band barrier of a checkpoint that turned unaligned here
+      checkLogged();
+      return;
+    }
     if (checkpointId <= lastBarrier) {
       return; // an older checkpoint, given up
+    }
+    if (unaligned != null && unaligned.timeoutNanos() == Checkpointing.NO_TIMEOUT) {
+      // an in-band barrier although checkpoints are unaligned from the start (a sender that aligned it)
+      startUnaligned(checkpointId);
+      logDone[c] = true;
+      checkLogged();
+      return;
     }
     if (checkpointId > aligning) {
       if (aligning >= 0) {
         unblockAll(); // a newer checkpoint started: the one being aligned cannot complete here
       }
       aligning = checkpointId;
-      alignmentStartNanos = System.nanoTime();
+      alignmentStartNanos = clock.getAsLong();
     } else if (checkpointId < aligning) {
       return;
     }
@@ -273,9 +386,86 @@ final class GateInput implements TaskInput {
     long id = aligning;
     lastBarrier = id;
     aligning = -1;
-    task.alignmentNanos(System.nanoTime() - alignmentStartNanos);
+    task.alignmentNanos(clock.getAsLong() - alignmentStartNanos);
     unblockAll();
     task.processBarrier(id);
+  }
+
+  /**
+   * Barrier {@code checkpointId} overtook the buffers of channel {@code c}: the first {@code buffers}
+   * data buffers of the channel are before it.
+   */
+  private void onPriorityBarrier(int c, long checkpointId, long buffers) {
+    if (checkpointId != logging) {
+      if (checkpointId <= lastBarrier || checkpointId < aligning || ended[c]) {
+        return; // an older checkpoint, given up
+      }
+      startUnaligned(checkpointId); // also when it was aligning here: it turns unaligned
+    }
+    logUpTo[c] = buffers;
+    if (!logDone[c] && buffersDone[c] >= buffers) {
+      logDone[c] = true;
+      checkLogged();
+    }
+  }
+
+  /**
+   * Checkpoint {@code checkpointId} turns unaligned here (its first barrier came with priority, or
+   * its alignment timed out): the task snapshots now and forwards the barrier with priority. Each
+   * channel's records before its barrier are logged from now on, except on channels that delivered
+   * the barrier in-band already (blocked: what they hold is after it) or ended. A checkpoint still
+   * logging is given up: the newer one covers its records.
+   *
+   * <p>Watermarks in flight are not logged. A restored task starts each channel's watermark from
+   * nothing and its operators from the watermark they snapshotted, which is at most that of every
+   * channel before the logged records; upstream tasks regenerate their watermarks after the replay.
+   * So no replayed record is late where it was not, and the watermark never goes back.
+   */
+  private void startUnaligned(long checkpointId) {
+    if (logging >= 0) {
+      logged.completeExceptionally(new java.util.concurrent.CancellationException(
+          "checkpoint " + logging + " was overtaken by checkpoint " + checkpointId + " at its in-flight records"));
+      logging = -1;
+    }
+    boolean wasAligning = aligning == checkpointId;
+    for (int i = 0; i < channels.length; i++) {
+      logDone[i] = ended[i] || (wasAligning && blocked[i]);
+      logUpTo[i] = Long.MAX_VALUE;
+    }
+    if (aligning >= 0) {
+      task.alignmentNanos(clock.getAsLong() - alignmentStartNanos);
+    }
+    aligning = -1;
+    unblockAll();
+    lastBarrier = checkpointId;
+    logging = checkpointId;
+    log = new InFlightLog();
+    logged = new java.util.concurrent.CompletableFuture<>();
+    task.processBarrier(checkpointId, logged);
+    checkLogged();
+  }
+
+  /** Completes the in-flight records of the unaligned checkpoint once every channel delivered its barrier. */
+  private void checkLogged() {
+    if (logging < 0) {
+      return;
+    }
+    for (int i = 0; i < channels.length; i++) {
+      if (!logDone[i] && !ended[i]) {
+        return;
+      }
+    }
+    java.util.concurrent.CompletableFuture<InFlightLog.Sealed> done = logged;
+    InFlightLog full = log;
+    logging = -1;
+    log = null;
+    logged = null;
+    done.complete(full.seal());
+  }
+
+  private int keyGroup(int c, Record r) {
+    io.tributary.stream.KeySelector key = unaligned == null ? null : unaligned.keys()[c];
+    return key == null ? -1 : key.keyOf(r).keyGroup(unaligned.maxParallelism());
   }
 
   private void unblockAll() {
@@ -305,6 +495,10 @@ final class GateInput implements TaskInput {
 
   @Override
   public long maxWaitNanos() {
+    if (aligning >= 0 && unaligned != null && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT) {
+      // wake up to turn the checkpoint unaligned when its alignment times out
+      return Math.max(1, alignmentStartNanos + unaligned.timeoutNanos() + 1 - clock.getAsLong());
+    }
     return Long.MAX_VALUE;
   }
 
