@@ -189,6 +189,7 @@ final class GateInput implements TaskInput {
         if (!task.canTakeInput()) {
           return MORE;
         }
+        pollPriority();
         handle(c, reader.next());
         processed++;
         if (aligned && blocked[c]) {
@@ -223,8 +224,16 @@ final class GateInput implements TaskInput {
     }
   }
 
-  /** Handles the barriers that overtook buffers; see {@link InputGate#pollPriority()} for the order. */
-  private void pollPriority() {
+  /**
+   * Handles the barriers that overtook buffers; see {@link InputGate#pollPriority()} for the order.
+   * Every buffer taken from the gate so far is then before or at the barrier's last buffer on its
+   * channel, so the one being read may be followed by a barrier in the middle.
+   */
+  @Override
+  public void pollPriority() {
+    if (unaligned == null || !replay.isEmpty()) {
+      return;
+    }
     InputGate.PriorityBarrier p;
     while ((p = gate.pollPriority()) != null) {
       onPriorityBarrier(p.channel(), p.checkpointId(), p.buffers());

@@ -208,6 +208,7 @@ public final class StreamTask implements Runnable {
       checkCancelled();
       mailbox.runMail();
       if (!outputsAvailable() && !drainOutputs()) {
+        input.pollPriority(); // a barrier that overtook the input does not wait for credit either
         await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
         continue;
       }
