@@ -7,9 +7,18 @@ package io.tributary.scheduler.spec;
  * @param mode {@code exactly-once} (default: aligned barriers) or {@code at-least-once} (barriers
  *     are not aligned: no input is held, and a restore may replay some records into state)
  * @param retain completed checkpoints kept (default {@value #DEFAULT_RETAIN})
+ * @param unaligned with {@code exactly-once}: barriers overtake buffered records, which are logged
+ *     into the checkpoint (default false)
+ * @param alignmentTimeoutMillis with {@code unaligned}: a checkpoint aligns this long at a task
+ *     before it turns unaligned there; 0 (the default) for unaligned from the start
  */
-public record CheckpointSpec(long intervalMillis, String mode, int retain) {
+public record CheckpointSpec(long intervalMillis, String mode, int retain, boolean unaligned,
+    long alignmentTimeoutMillis) {
   public static final int DEFAULT_RETAIN = 3;
+
+  public CheckpointSpec(long intervalMillis, String mode, int retain) {
+    this(intervalMillis, mode, retain, false, 0);
+  }
 
   public CheckpointSpec(long intervalMillis, String mode) {
     this(intervalMillis, mode, DEFAULT_RETAIN);
