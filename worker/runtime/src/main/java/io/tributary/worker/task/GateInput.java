@@ -19,10 +19,15 @@ import io.tributary.worker.exchange.InputGate;
  * channel is held until barrier n arrived on every channel, so the snapshot covers exactly the
  * input before the barrier. Held buffers keep their credit, which backpressures that sender.
  *
- * <p>Unaligned checkpoints (see {@link Unaligned}) hold nothing: the first barrier of checkpoint n,
- * which overtook the buffered records with priority, makes the task snapshot at once; from then on
- * each record read on a channel before that channel's barrier n is logged into the checkpoint
- * ({@link InFlightLog}) as well as processed, until barrier n came on every channel. With an
+ * <p>Unaligned checkpoints (see {@link Unaligned}) hold nothing back: the first barrier of
+ * checkpoint n, which overtook the buffered records with priority, makes the task snapshot at once.
+ * From then on the records before barrier n on each channel that the snapshot missed are logged
+ * into the checkpoint ({@link InFlightLog}) as their buffers arrive, ahead of processing: the
+ * buffers the task had taken and not read yet at once, later ones when they are taken from the
+ * gate, which every arrival is while a checkpoint logs. A logged buffer is copied and its credit
+ * returned at once, so the sender's buffers before the barrier follow quickly; the copies are
+ * processed in turn. The log is complete, and the checkpoint's part of the task acknowledged, when
+ * every channel's buffers before its barrier arrived, however long processing them takes. With an
  * alignment timeout a checkpoint first aligns, and turns unaligned when it waited longer.
  */
 final class GateInput implements TaskInput {
@@ -55,8 +60,14 @@ final class GateInput implements TaskInput {
   private long alignmentStartNanos;
   // ---- unaligned checkpoints ----
   private final Unaligned unaligned;
-  /** Per channel: data buffers read to the end (the one being read is number {@code buffersDone + 1}). */
-  private final long[] buffersDone;
+  /** Per channel: data buffers taken from the gate so far (numbered 1, 2, ... in the channel's order). */
+  private final long[] arrived;
+  /** Per channel, while it is logged: decodes its buffers as they arrive, ahead of processing. */
+  private final ElementReader[] logReaders;
+  /** Copies of logged buffers, whose originals went back to their senders already. */
+  private final java.util.Set<io.tributary.worker.exchange.Buffer> copies =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private boolean capturing;
   /** The unaligned checkpoint whose in-flight records are being logged, or -1. */
   private long logging = -1;
   private InFlightLog log;
@@ -107,7 +118,8 @@ final class GateInput implements TaskInput {
       boolean aligned, Unaligned unaligned) {
     this.aligned = aligned;
     this.unaligned = unaligned;
-    this.buffersDone = new long[channels.length];
+    this.arrived = new long[channels.length];
+    this.logReaders = new ElementReader[channels.length];
     this.logUpTo = new long[channels.length];
     this.logDone = new boolean[channels.length];
     this.gate = gate;
@@ -213,14 +225,10 @@ final class GateInput implements TaskInput {
     return MORE;
   }
 
-  /** Channel {@code a.channel()}'s buffer was read to its end: back to the sender. */
+  /** Channel {@code a.channel()}'s buffer was read to its end: back to the sender (a copy: already). */
   private void finished(InputGate.Arrival a) {
-    int c = a.channel();
-    channels[c].recycle(a.buffer());
-    buffersDone[c]++;
-    if (logging >= 0 && !logDone[c] && buffersDone[c] >= logUpTo[c]) {
-      logDone[c] = true;
-      checkLogged();
+    if (!copies.remove(a.buffer())) {
+      channels[a.channel()].recycle(a.buffer());
     }
   }
 
@@ -238,6 +246,81 @@ final class GateInput implements TaskInput {
     while ((p = gate.pollPriority()) != null) {
       onPriorityBarrier(p.channel(), p.checkpointId(), p.buffers());
     }
+    capture();
+  }
+
+  /**
+   * While a checkpoint logs: takes every arrival from the gate now, logging the buffers before the
+   * barrier of their channel, and holds them for processing in their channel's order.
+   */
+  private void capture() {
+    if (logging < 0 || capturing) {
+      return;
+    }
+    capturing = true;
+    try {
+      InputGate.Arrival a;
+      while (logging >= 0 && (a = gate.poll()) != null) {
+        pollPriority(); // see nextArrival
+        a = arrivedFromGate(a);
+        hold(a.channel(), a);
+      }
+    } finally {
+      capturing = false;
+    }
+  }
+
+  /** Numbers a data buffer taken from the gate and logs it if it is before its channel's barrier. */
+  private InputGate.Arrival arrivedFromGate(InputGate.Arrival a) {
+    int c = a.channel();
+    if (a.buffer() == null) {
+      return a;
+    }
+    arrived[c]++;
+    if (logging < 0 || logDone[c] || arrived[c] > logUpTo[c]) {
+      return a;
+    }
+    logReaders[c].reset(a.buffer());
+    logBuffer(c);
+    if (arrived[c] == logUpTo[c]) {
+      logDone[c] = true;
+    }
+    InputGate.Arrival copy = copyOf(a);
+    checkLogged();
+    return copy;
+  }
+
+  /** Logs the records of channel {@code c}'s log reader up to the end of its buffer or the barrier. */
+  private void logBuffer(int c) {
+    ElementReader r = logReaders[c];
+    while (!logDone[c] && r.hasNext()) {
+      StreamElement e = r.next();
+      if (e instanceof Record rec) {
+        log.add(heads[c].plan.id(), inputs[c], keyGroup(c, rec), rec);
+      } else if ((e instanceof Barrier b && b.checkpointId() == logging) || e instanceof EndOfInput) {
+        logDone[c] = true; // an in-band barrier, or the end: nothing after it is in flight before it
+      }
+      // watermarks and idleness are not logged: see startUnaligned
+    }
+  }
+
+  /** A copy of a logged arrival; the original goes back to its sender with its credit now. */
+  private InputGate.Arrival copyOf(InputGate.Arrival a) {
+    io.tributary.worker.exchange.Buffer b = a.buffer();
+    io.tributary.worker.exchange.Buffer copy = new io.tributary.worker.exchange.Buffer(b.length());
+    System.arraycopy(b.data(), 0, copy.data(), 0, b.length());
+    copy.setLength(b.length());
+    copies.add(copy);
+    channels[a.channel()].recycle(b);
+    return new InputGate.Arrival(a.channel(), copy);
+  }
+
+  private void hold(int c, InputGate.Arrival a) {
+    boolean had = hasBacklog(c);
+    held[c].add(a);
+    if (!had) {
+      channelsWithBacklog++;
+    }
   }
 
   /**
@@ -246,7 +329,7 @@ final class GateInput implements TaskInput {
    * held so each channel's order is kept.
    */
   private InputGate.Arrival nextArrival() {
-    pollPriority();
+    pollPriority(); // and, while a checkpoint logs, takes every arrival into the held ones
     if (channelsWithBacklog > 0) {
       for (int c = 0; c < channels.length; c++) {
         if (blocked[c]) {
@@ -275,13 +358,10 @@ final class GateInput implements TaskInput {
       // a priority barrier sent before this buffer is visible now: it must be handled before the
       // buffer is read, which it may say is after the barrier
       pollPriority();
+      a = arrivedFromGate(a);
       int c = a.channel();
       if (aligned && (blocked[c] || hasBacklog(c))) {
-        boolean had = hasBacklog(c);
-        held[c].add(a);
-        if (!had) {
-          channelsWithBacklog++;
-        }
+        hold(c, a);
         continue;
       }
       if (a.buffer() == null) {
@@ -322,9 +402,6 @@ final class GateInput implements TaskInput {
 
   private void handle(int c, StreamElement e) {
     if (e instanceof Record r) {
-      if (logging >= 0 && !logDone[c] && buffersDone[c] + 1 <= logUpTo[c]) {
-        log.add(heads[c].plan.id(), inputs[c], keyGroup(c, r), r);
-      }
       task.processRecord(heads[c], inputs[c], r);
     } else if (e instanceof Watermark w) {
       if (w.timestamp() > watermarks[c]) {
@@ -345,8 +422,7 @@ final class GateInput implements TaskInput {
           checkAligned(); // an ended channel has sent everything the checkpoint covers
         }
         if (logging >= 0) {
-          logDone[c] = true; // and everything that was in flight before the barrier
-          checkLogged();
+          checkLogged(); // its log reader saw the end already
         }
       }
     }
@@ -359,9 +435,7 @@ final class GateInput implements TaskInput {
    */
   private void onBarrier(int c, long checkpointId) {
     if (checkpointId == logging) {
-      logDone[c] = true; // an in-band barrier of a checkpoint that turned unaligned here
-      checkLogged();
-      return;
+      return; // an in-band barrier of a checkpoint that turned unaligned here: its log reader saw it
     }
     if (checkpointId <= lastBarrier) {
       return; // an older checkpoint, given up
@@ -412,8 +486,8 @@ final class GateInput implements TaskInput {
       startUnaligned(checkpointId); // also when it was aligning here: it turns unaligned
     }
     logUpTo[c] = buffers;
-    if (!logDone[c] && buffersDone[c] >= buffers) {
-      logDone[c] = true;
+    if (!logDone[c] && arrived[c] >= buffers) {
+      logDone[c] = true; // every buffer before the barrier arrived, and was logged
       checkLogged();
     }
   }
@@ -451,7 +525,32 @@ final class GateInput implements TaskInput {
     log = new InFlightLog();
     logged = new java.util.concurrent.CompletableFuture<>();
     task.processBarrier(checkpointId, logged);
+    for (int c = 0; c < channels.length; c++) {
+      if (!logDone[c]) {
+        logTaken(c);
+      }
+    }
     checkLogged();
+  }
+
+  /**
+   * Logs what channel {@code c} delivered before the snapshot and the task did not read: the rest
+   * of the buffer being read, then the buffers held for later, which are replaced by copies.
+   */
+  private void logTaken(int c) {
+    logReaders[c] = readers[c].fork();
+    logBuffer(c);
+    java.util.ArrayDeque<InputGate.Arrival> copied = new java.util.ArrayDeque<>();
+    for (InputGate.Arrival a : held[c]) {
+      if (!logDone[c] && a.buffer() != null) {
+        logReaders[c].reset(a.buffer());
+        logBuffer(c);
+        a = copies.contains(a.buffer()) ? a : copyOf(a);
+      }
+      copied.add(a);
+    }
+    held[c].clear();
+    held[c].addAll(copied);
   }
 
   /** Completes the in-flight records of the unaligned checkpoint once every channel delivered its barrier. */
@@ -514,17 +613,19 @@ final class GateInput implements TaskInput {
   @Override
   public void close() {
     if (current != null) {
-      channels[current.channel()].recycle(current.buffer());
+      finished(current);
       current = null;
     }
     for (int c = 0; c < channels.length; c++) {
       if (partlyRead[c] != null) {
-        channels[c].recycle(partlyRead[c].buffer());
+        finished(partlyRead[c]);
         partlyRead[c] = null;
       }
       InputGate.Arrival a;
       while ((a = held[c].poll()) != null) {
-        channels[c].recycle(a.buffer());
+        if (a.buffer() != null) {
+          finished(a);
+        }
       }
     }
   }
