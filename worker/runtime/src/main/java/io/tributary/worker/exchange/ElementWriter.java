@@ -162,13 +162,16 @@ public final class ElementWriter {
   /**
    * Sends barrier {@code checkpointId} with priority (unaligned checkpoints): the partly filled
    * buffer is sealed so that the barrier falls between two buffers, then the barrier overtakes the
-   * buffers waiting for credit, carrying how many data buffers this channel sealed before it.
+   * buffers waiting for credit, carrying how many data buffers this channel sealed before it. A
+   * channel that cannot send it with priority yet gets it in-band.
    */
   public void writePriorityBarrier(long checkpointId) {
     if (current != null && pos > 0) {
       seal();
     }
-    channel.sendPriorityBarrier(checkpointId, sealed);
+    if (!channel.sendPriorityBarrier(checkpointId, sealed)) {
+      write(new Barrier(checkpointId));
+    }
   }
 
   /** Sends queued buffers while credit lasts; true when none is left waiting. */

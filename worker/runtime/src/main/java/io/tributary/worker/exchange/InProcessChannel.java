@@ -36,8 +36,9 @@ public final class InProcessChannel implements OutboundChannel, InboundChannel {
   }
 
   @Override
-  public void sendPriorityBarrier(long checkpointId, long buffers) {
+  public boolean sendPriorityBarrier(long checkpointId, long buffers) {
     gate.deliverPriority(channelIndex, checkpointId, buffers);
+    return true;
   }
 
   @Override

@@ -78,6 +78,47 @@ class PriorityBarrierTest {
     assertThat(gate.poll()).isNull();
   }
 
+  @Test
+  void aChannelThatCannotSendWithPriorityYetGetsTheBarrierInBand() {
+    InputGate gate = new InputGate(1);
+    InProcessChannel inner = new InProcessChannel(gate, 0, 4, 64);
+    OutboundChannel notYetOpen = new OutboundChannel() {
+      @Override
+      public boolean trySend(Buffer buffer) {
+        return inner.trySend(buffer);
+      }
+
+      @Override
+      public boolean sendPriorityBarrier(long checkpointId, long buffers) {
+        return false;
+      }
+
+      @Override
+      public Buffer freeBuffer() {
+        return inner.freeBuffer();
+      }
+
+      @Override
+      public void onCredit(Runnable wakeup) {}
+    };
+    ElementWriter writer = new ElementWriter(notYetOpen);
+    writer.write(record(0));
+    writer.writePriorityBarrier(3);
+    writer.flush();
+
+    assertThat(gate.pollPriority()).isNull();
+    List<StreamElement> elements = new ArrayList<>();
+    ElementReader reader = new ElementReader();
+    InputGate.Arrival a;
+    while ((a = gate.poll()) != null) {
+      reader.reset(a.buffer());
+      while (reader.hasNext()) {
+        elements.add(reader.next());
+      }
+    }
+    assertThat(elements).hasSize(2).last().isEqualTo(new io.tributary.stream.Barrier(3));
+  }
+
   private static Record record(long n) {
     return new Record(SCHEMA, new Object[] {n}, Record.NO_TIMESTAMP);
   }
