@@ -78,6 +78,11 @@ class UnalignedCheckpointIT {
     assertThat(events.restoredFrom).hasSize(1);
     assertThat(inFlightRecords(events.restoredFrom.get(0)))
         .as("the checkpoint restored from held records in flight; %s", events.timeline()).isPositive();
+    CheckpointMetadata restored = events.restoredFrom.get(0);
+    io.tributary.scheduler.checkpoint.CheckpointStore.Summary figures = events.stats.stream()
+        .filter(s -> s.id() == restored.id()).findFirst().orElseThrow().summary();
+    assertThat(figures.inFlightRecords()).as("its figures").isEqualTo(inFlightRecords(restored));
+    assertThat(figures.inFlightBytes()).isPositive().isLessThan(figures.uploadedBytes());
     assertThat(committed(out)).as("committed output").containsExactlyElementsOf(expected);
     assertThat(hidden(out)).isEmpty();
   }
