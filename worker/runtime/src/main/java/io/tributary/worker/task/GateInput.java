@@ -74,7 +74,7 @@ final class GateInput implements TaskInput {
   private java.util.concurrent.CompletableFuture<InFlightLog.Sealed> logged;
   /** Per channel: the last data buffer before its barrier ({@link Long#MAX_VALUE} until the barrier came). */
   private final long[] logUpTo;
-  /** Per channel: everything it had before the barrier being logged has been read. */
+  /** Per channel: every buffer it had before the barrier being logged arrived and was logged. */
   private final boolean[] logDone;
   /** Records logged by an earlier attempt, fed to the chain heads before the gate is read. */
   private final java.util.ArrayDeque<Replay> replay = new java.util.ArrayDeque<>();
