@@ -160,6 +160,74 @@ class UnalignedCheckpointIT {
     assertThat(hidden(out)).isEmpty();
   }
 
+  /**
+   * A savepoint taken under backpressure holds records in flight, copied into its directory; the job
+   * stopped with it and resumed from it at parallelism 3 commits the failure-free output.
+   */
+  @Timeout(120)
+  @Test
+  void aSavepointWithRecordsInFlightIsSelfContainedAndRestoresAtAnotherParallelism() throws Exception {
+    List<String> expected = FaultRuns.reference(plan(spec(tmp.resolve("reference")), null), tmp.resolve("reference"));
+    Path out = tmp.resolve("out");
+    FailingSources sources = new FailingSources(0);
+    sources.holdEnds(); // the job runs until it is stopped
+    java.util.concurrent.atomic.AtomicReference<LocalRun> running = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch backpressured = new java.util.concurrent.CountDownLatch(1);
+    RunEvents events = new RunEvents((n, md) -> {
+      if (md.isSavepoint() && inFlightRecords(md) > 0) {
+        running.get().cancel(); // stop with this savepoint, before a later checkpoint commits more
+      } else if (inFlightRecords(md) > 0) {
+        backpressured.countDown();
+      }
+    });
+    String path = null;
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        LocalRun runner = runner(checkpoints, plan(spec(out), 2), 0, RestorePolicy.NONE, sources, events)) {
+      running.set(runner);
+      java.util.concurrent.CompletableFuture<Throwable> ended = new java.util.concurrent.CompletableFuture<>();
+      Thread thread = new Thread(() -> {
+        try {
+          runner.run();
+          ended.complete(null);
+        } catch (Throwable e) {
+          ended.complete(e);
+        }
+      }, "unaligned-savepoint-run");
+      thread.start();
+      assertThat(backpressured.await(60, TimeUnit.SECONDS)).as(events.timeline()).isTrue();
+      for (int i = 0; i < 10 && path == null; i++) {
+        CheckpointMetadata savepoint = runner.savepoint("user").get(30, TimeUnit.SECONDS);
+        if (inFlightRecords(savepoint) > 0) {
+          path = events.stats.stream().filter(s -> s.id() == savepoint.id()).findFirst().orElseThrow().path();
+        }
+      }
+      assertThat(path).as("a savepoint with records in flight; %s", events.timeline()).isNotNull();
+      assertThat(ended.get(30, TimeUnit.SECONDS)).isInstanceOf(java.util.concurrent.CancellationException.class);
+      thread.join();
+    }
+    CheckpointMetadata savepoint = events.completed.get(events.completed.size() - 1);
+    assertThat(savepoint.isSavepoint()).isTrue();
+    assertThat(inFlightRecords(savepoint)).isPositive();
+    String dir = path.substring(0, path.lastIndexOf('/'));
+    for (TaskState t : savepoint.tasks()) {
+      for (OperatorState o : t.operators().values()) {
+        if (o.inFlight() != null) {
+          assertThat(o.inFlight().object()).as("copied into the savepoint").startsWith(dir + "/in-flight/");
+        }
+      }
+    }
+
+    sources.releaseEnds();
+    RunEvents resumed = new RunEvents();
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        LocalRun runner = runner(checkpoints, plan(spec(out), 3), 0, RestorePolicy.parse(path), sources, resumed)) {
+      runner.run();
+    }
+    assertThat(resumed.restoredFrom).extracting(CheckpointMetadata::id).containsExactly(savepoint.id());
+    assertThat(committed(out)).as("committed output; %s", resumed.timeline()).containsExactlyElementsOf(expected);
+    assertThat(hidden(out)).isEmpty();
+  }
+
   private static LocalRun runner(CheckpointDir checkpoints, ExecutionPlan plan, int restarts, RestorePolicy restore,
       FailingSources sources, JobMaster.Events events) {
     return runner(checkpoints, plan, restarts, restore, sources, events, 0);
