@@ -108,11 +108,32 @@ func checkpoints(o *reader) any {
 	if n, ok := retain.(int64); ok && (n < 1 || n > 100) {
 		o.fail("retain", "must be between 1 and 100")
 	}
+	unaligned := false
+	if v := o.field("unaligned"); v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			o.fail("unaligned", "must be true or false")
+		} else if b && mode != "exactly-once" {
+			o.fail("unaligned", "applies to exactly-once checkpoints only")
+		}
+		unaligned = ok && b
+	}
+	timeout := o.duration("alignmentTimeout", true, nil)
+	if timeout != nil && !unaligned {
+		o.fail("alignmentTimeout", "applies to unaligned checkpoints only")
+	}
 	o.rejectUnknown()
 	out := NewObject()
 	out.Set("intervalMillis", orDefault(interval, int64(0)))
 	out.Set("mode", mode)
 	out.Set("retain", orDefault(retain, int64(3)))
+	// left out at their defaults, as the server's canonical form does
+	if unaligned {
+		out.Set("unaligned", true)
+	}
+	if n, ok := timeout.(int64); ok && n != 0 {
+		out.Set("alignmentTimeoutMillis", n)
+	}
 	return out
 }
 

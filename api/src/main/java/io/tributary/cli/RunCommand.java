@@ -107,6 +107,9 @@ final class RunCommand implements Callable<Integer> {
       boolean exactlyOnce = jobSpec.checkpoints() == null || jobSpec.checkpoints().exactlyOnce();
       JobMaster.Settings settings = new JobMaster.Settings(plan, interval, keep, TimeUnit.MINUTES.toMillis(10),
           restorePolicy, new RestartPolicy(maxRestarts, Duration.ofSeconds(1), Duration.ofSeconds(30)), exactlyOnce);
+      if (jobSpec.checkpoints() != null && jobSpec.checkpoints().unaligned()) {
+        settings = settings.withUnaligned(jobSpec.checkpoints().alignmentTimeoutMillis());
+      }
       try (LocalRun run = env.run(settings, new Printer(err, observed))) {
         return runWithCheckpoints(plan, run.master(), env, observed, err);
       }

@@ -122,7 +122,8 @@ final class ApiModels {
         .completedAt(time(c.completedAt()));
     if (s != null) {
       cp.durationMillis(s.durationMillis()).alignmentMillis(millis(s.alignmentNanos())).sizeBytes(s.stateBytes())
-          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism());
+          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism())
+          .inFlightRecords(s.inFlightRecords()).inFlightBytes(s.inFlightBytes());
     }
     return cp;
   }
@@ -137,7 +138,8 @@ final class ApiModels {
         sp.trigger(Savepoint.TriggerEnum.fromValue(s.trigger()));
       }
       sp.durationMillis(s.durationMillis()).alignmentMillis(millis(s.alignmentNanos())).sizeBytes(s.stateBytes())
-          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism());
+          .incrementalSizeBytes(s.incrementalBytes()).uploadedBytes(s.uploadedBytes()).parallelism(s.parallelism())
+          .inFlightRecords(s.inFlightRecords()).inFlightBytes(s.inFlightBytes());
     }
     return sp;
   }

@@ -15,6 +15,7 @@ final class RunEvents implements JobMaster.Events {
   final List<CheckpointCoordinator.CheckpointStats> stats = new CopyOnWriteArrayList<>();
   final List<Failure> restarts = new CopyOnWriteArrayList<>();
   final List<String> aborted = new CopyOnWriteArrayList<>();
+  final List<CheckpointMetadata> restoredFrom = new CopyOnWriteArrayList<>();
   private final List<String> timeline = new CopyOnWriteArrayList<>();
   private final long start = System.nanoTime();
   private final BiConsumer<Integer, CheckpointMetadata> onCompleted;
@@ -51,6 +52,7 @@ final class RunEvents implements JobMaster.Events {
 
   @Override
   public void restoring(CheckpointMetadata from) {
+    restoredFrom.add(from);
     note("restoring from " + from.kind() + " " + from.id());
   }
 

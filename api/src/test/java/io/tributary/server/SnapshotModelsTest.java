@@ -17,7 +17,7 @@ class SnapshotModelsTest {
   @Test
   void anEntryOfThisVersionGivesEveryFigure() {
     CheckpointStore.Summary s = new CheckpointStore.Summary(null, 163_840L, 108L, 2, DONE.toEpochMilli(),
-        DONE.toEpochMilli() - 108, 1_600_000L, 20_480L, 24_117L);
+        DONE.toEpochMilli() - 108, 1_600_000L, 20_480L, 24_117L, 310L, 2_048L);
     Checkpoint c = ApiModels.checkpoint(new CheckpointRef(43, "checkpoint", "job/checkpoints/chk-43", DONE, s));
 
     assertThat(c.getTriggeredAt().toInstant()).isEqualTo(DONE.minusMillis(108));
@@ -28,6 +28,8 @@ class SnapshotModelsTest {
     assertThat(c.getIncrementalSizeBytes()).isEqualTo(20_480);
     assertThat(c.getUploadedBytes()).isEqualTo(24_117);
     assertThat(c.getParallelism()).isEqualTo(2);
+    assertThat(c.getInFlightRecords()).isEqualTo(310);
+    assertThat(c.getInFlightBytes()).isEqualTo(2_048);
   }
 
   @Test
@@ -41,6 +43,7 @@ class SnapshotModelsTest {
     assertThat(sp.getAlignmentMillis()).isNull();
     assertThat(sp.getIncrementalSizeBytes()).isNull();
     assertThat(sp.getUploadedBytes()).isNull();
+    assertThat(sp.getInFlightRecords()).isNull();
 
     Checkpoint none = ApiModels.checkpoint(new CheckpointRef(5, "checkpoint", "job/checkpoints/chk-5", DONE, null));
     assertThat(none.getTriggeredAt()).isEqualTo(DONE.atOffset(ZoneOffset.UTC));

@@ -80,6 +80,9 @@ import picocli.CommandLine.Option;
  * restores lazily, per key group on first access). The restarted job gets a fresh local file cache,
  * as a replacement machine would, unless {@code --warm-cache}.
  *
+ * <p>Backpressure ({@code --parts backpressure}, not run by default): see
+ * {@link BackpressureCheckpoints}.
+ *
  * <p>Everything goes to a temporary directory (under {@code --work-dir} if given), deleted at the
  * end. The figures are printed against the targets; nothing is asserted.
  */
@@ -160,7 +163,8 @@ final class CheckpointBench implements Callable<Integer> {
   boolean warmCache;
 
   @Option(names = "--parts", split = ",", defaultValue = "throughput,recovery",
-      description = "what to run: throughput, recovery (default ${DEFAULT-VALUE})")
+      description = "what to run: throughput, recovery, backpressure (aligned vs unaligned checkpoints under "
+          + "backpressure, --run-seconds each) (default ${DEFAULT-VALUE})")
   List<String> parts;
 
   @Option(names = "--work-dir", description = "where checkpoints and local files go (default: a temp dir)")
@@ -169,8 +173,8 @@ final class CheckpointBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     for (String p : parts) {
-      if (!p.equals("throughput") && !p.equals("recovery")) {
-        throw new IllegalArgumentException("--parts: '" + p + "' is neither throughput nor recovery");
+      if (!p.equals("throughput") && !p.equals("recovery") && !p.equals("backpressure")) {
+        throw new IllegalArgumentException("--parts: '" + p + "' is none of throughput, recovery, backpressure");
       }
     }
     if (!stateBackend.equals(HeapStateBackendFactory.NAME) && !stateBackend.equals(ForstStateBackendFactory.NAME)) {
@@ -187,6 +191,9 @@ final class CheckpointBench implements Callable<Integer> {
       }
       if (parts.contains("recovery")) {
         recovery(dir, out);
+      }
+      if (parts.contains("backpressure")) {
+        BackpressureCheckpoints.run(dir.resolve("backpressure"), parallelism, runSeconds, out);
       }
     } finally {
       deleteTree(dir);

@@ -523,9 +523,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     });
   }
 
-  /** Releases {@code md}'s keyed state in the backends and deletes its timer objects. */
+  /** Releases {@code md}'s keyed state in the backends and deletes its timer and in-flight objects. */
   private void release(CheckpointMetadata md) {
-    List<String> timerObjects = new ArrayList<>();
+    java.util.Set<String> objects = new java.util.LinkedHashSet<>();
     for (TaskState t : md.tasks()) {
       t.operators().forEach((op, s) -> {
         if (s.keyed() != null) {
@@ -535,11 +535,14 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
           }
         }
         if (s.timers() != null) {
-          timerObjects.add(s.timers());
+          objects.add(s.timers());
+        }
+        if (s.inFlight() != null) {
+          objects.add(s.inFlight().object()); // named by each chain head it fed: once
         }
       });
     }
-    store.deleteObjects(timerObjects);
+    store.deleteObjects(new ArrayList<>(objects));
   }
 
   private void retainState(CheckpointMetadata md) {

@@ -20,9 +20,11 @@ import java.util.Set;
  * @param maxAlignmentNanos the longest any task's barrier waited for its slowest input channel
  * @param maxSyncNanos the longest snapshot time on a task thread
  * @param parallelism the largest parallelism of its tasks
+ * @param inFlightRecords records in flight its tasks stored (unaligned checkpoints)
+ * @param inFlightBytes size of the objects holding them
  */
 record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes, long maxAlignmentNanos,
-    long maxSyncNanos, int parallelism) {
+    long maxSyncNanos, int parallelism, long inFlightRecords, long inFlightBytes) {
 
   /**
    * The figures of a checkpoint of {@code states}; timer objects' sizes are read from {@code
@@ -38,6 +40,8 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
     long alignment = 0;
     long sync = 0;
     int parallelism = 0;
+    long inFlightRecords = 0;
+    java.util.Map<String, Long> inFlightObjects = new java.util.HashMap<>();
     for (TaskState t : states) {
       parallelism = Math.max(parallelism, t.parallelism());
       boolean writtenNow = !t.finished() || counted.add(t.taskId());
@@ -53,9 +57,14 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
         if (o.timers() != null && writtenNow) {
           timers += size(objects, o.timers());
         }
+        if (o.inFlight() != null && writtenNow) {
+          inFlightRecords += o.inFlight().records();
+          inFlightObjects.put(o.inFlight().object(), o.inFlight().bytes()); // one per task, named by each head
+        }
       }
     }
-    return new CheckpointFigures(state, incremental, timers, alignment, sync, parallelism);
+    return new CheckpointFigures(state, incremental, timers, alignment, sync, parallelism, inFlightRecords,
+        inFlightObjects.values().stream().mapToLong(Long::longValue).sum());
   }
 
   /**
@@ -65,7 +74,8 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
   CheckpointStore.Summary summary(String trigger, long triggeredAtMillis, long durationMillis, long metadataBytes) {
     return new CheckpointStore.Summary(trigger, stateBytes, durationMillis, parallelism,
         triggeredAtMillis + durationMillis,
-        triggeredAtMillis, maxAlignmentNanos, incrementalBytes, incrementalBytes + timerBytes + metadataBytes);
+        triggeredAtMillis, maxAlignmentNanos, incrementalBytes,
+        incrementalBytes + timerBytes + inFlightBytes + metadataBytes, inFlightRecords, inFlightBytes);
   }
 
   private static long size(ObjectStore objects, String name) {

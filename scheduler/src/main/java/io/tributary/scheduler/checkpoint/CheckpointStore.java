@@ -89,12 +89,22 @@ public final class CheckpointStore {
    * @param incrementalBytes the keyed state its tasks wrote new for it: state files and change-log
    *     segments no earlier checkpoint references (contract C6); the rest is shared
    * @param uploadedBytes every byte written to checkpoint storage for it: the new keyed state, the
-   *     timer objects and the metadata object (a savepoint's copies of earlier files, server-side
-   *     copies or hard links, are not counted)
+   *     timer objects, the in-flight records and the metadata object (a savepoint's copies of
+   *     earlier files, server-side copies or hard links, are not counted)
+   * @param inFlightRecords the records in flight its tasks stored (unaligned checkpoints; 0 for
+   *     aligned ones)
+   * @param inFlightBytes the size of the objects holding them
    */
   public record Summary(String trigger, Long stateBytes, Long durationMillis, Integer parallelism,
       Long completedAtMillis, Long triggeredAtMillis, Long alignmentNanos, Long incrementalBytes,
-      Long uploadedBytes) {}
+      Long uploadedBytes, Long inFlightRecords, Long inFlightBytes) {
+    /** An entry of a version without in-flight records. */
+    public Summary(String trigger, Long stateBytes, Long durationMillis, Integer parallelism, Long completedAtMillis,
+        Long triggeredAtMillis, Long alignmentNanos, Long incrementalBytes, Long uploadedBytes) {
+      this(trigger, stateBytes, durationMillis, parallelism, completedAtMillis, triggeredAtMillis, alignmentNanos,
+          incrementalBytes, uploadedBytes, null, null);
+    }
+  }
 
   /** A metadata object as written: its path and size. */
   public record Written(String path, long bytes) {}

@@ -77,7 +77,19 @@ final class SavepointCopier {
       }
       timers = target;
     }
-    return new OperatorState(s.watermark(), keyed, timers, s.committable());
+    io.tributary.checkpoint.InFlightState inFlight = s.inFlight();
+    if (inFlight != null) {
+      // one object per task, named by each chain head it fed: copying it again writes the same bytes
+      String target = dir + "/in-flight/" + inFlight.object().substring(inFlight.object().lastIndexOf('/') + 1);
+      try {
+        store.objects().copy(inFlight.object(), target);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot copy in-flight records " + inFlight.object() + ": " + e.getMessage(), e);
+      }
+      inFlight = new io.tributary.checkpoint.InFlightState(target, inFlight.subtask(), inFlight.records(),
+          inFlight.bytes());
+    }
+    return new OperatorState(s.watermark(), keyed, timers, s.committable(), inFlight);
   }
 
   private void deleteQuietly(String dir) {

@@ -84,6 +84,9 @@ final class JobContext {
     JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
         restore, settings.restarts(), c == null || c.exactlyOnce()).withReattachWait(reattach ? settings.reattachWait()
         : Duration.ZERO).withPreviousPlacement(previous);
+    if (c != null && c.unaligned()) {
+      s = s.withUnaligned(c.alignmentTimeoutMillis());
+    }
     JobMaster.Services services = new JobMaster.Services(storage.pool(), storage.splits(), storage.stateBackends(),
         storage.workersHaveOwnState());
     return new JobMaster(s, services, checkpoints(plan.jobName()), events);

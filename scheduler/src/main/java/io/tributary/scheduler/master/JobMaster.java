@@ -115,13 +115,32 @@ public final class JobMaster implements AutoCloseable {
    * @param previousPlacement where the tasks of the job's previous attempt ran, by task id: the first
    *     attempt puts each task back there where it can (see {@link Placement}); later ones follow
    *     their own previous attempt
+   * @param unaligned with {@code exactlyOnce}: barriers overtake buffered records, which are logged
+   *     into the checkpoint
+   * @param alignmentTimeoutMillis with {@code unaligned}: a checkpoint aligns this long at a task
+   *     before it turns unaligned there (0: unaligned from the start)
    */
   public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
       RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait,
-      Map<String, String> previousPlacement) {
+      Map<String, String> previousPlacement, boolean unaligned, long alignmentTimeoutMillis) {
     public Settings {
       Objects.requireNonNull(reattachWait, "reattachWait");
       previousPlacement = Map.copyOf(previousPlacement);
+      if (unaligned && !exactlyOnce) {
+        throw new IllegalArgumentException("unaligned checkpoints are exactly-once checkpoints");
+      }
+    }
+
+    public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
+        RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait, Map<String, String> previousPlacement) {
+      this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait,
+          previousPlacement, false, 0);
+    }
+
+    /** The same with unaligned checkpoints, aligning {@code alignmentTimeoutMillis} first (0: never). */
+    public Settings withUnaligned(long alignmentTimeoutMillis) {
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait,
+          previousPlacement, true, alignmentTimeoutMillis);
     }
 
     /** Never taking a running attempt over. */
@@ -139,12 +158,13 @@ public final class JobMaster implements AutoCloseable {
     /** The same, taking over an attempt the pool's workers still run, waiting up to {@code w} for it. */
     public Settings withReattachWait(Duration w) {
       return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, w,
-          previousPlacement);
+          previousPlacement, unaligned, alignmentTimeoutMillis);
     }
 
     /** The same, the first attempt's tasks back on the workers {@code p} names where it can. */
     public Settings withPreviousPlacement(Map<String, String> p) {
-      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait, p);
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait, p,
+          unaligned, alignmentTimeoutMillis);
     }
 
     /** For a run without checkpoints: one attempt, no restore, no restart. */
@@ -354,7 +374,8 @@ public final class JobMaster implements AutoCloseable {
         } else {
           List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
           AttemptDeployment d = Placement.place(id, plan, restore,
-              run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce()),
+              run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce(),
+                  settings.unaligned(), settings.alignmentTimeoutMillis()),
               run == null ? 0 : run.previousMaxSinkParallelism(), services.splits(), slots,
               lastPlacement != null ? lastPlacement : settings.previousPlacement());
           lastPlacement = placementOf(d);

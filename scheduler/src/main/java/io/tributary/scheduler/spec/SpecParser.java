@@ -225,9 +225,23 @@ public final class SpecParser {
     if (retain != null && (retain < 1 || retain > 100)) {
       o.error("retain", "must be between 1 and 100, got " + retain);
     }
+    boolean unaligned = false;
+    JsonNode u = o.field("unaligned");
+    if (u != null && !u.isBoolean()) {
+      o.error("unaligned", "must be true or false");
+    } else if (u != null) {
+      unaligned = u.booleanValue();
+      if (unaligned && !"exactly-once".equals(mode)) {
+        o.error("unaligned", "applies to exactly-once checkpoints only; drop it or use mode: exactly-once");
+      }
+    }
+    Long timeout = o.duration("alignmentTimeout", true, null);
+    if (timeout != null && !unaligned) {
+      o.error("alignmentTimeout", "applies to unaligned checkpoints only; add unaligned: true or drop it");
+    }
     o.rejectUnknown();
     return new CheckpointSpec(interval == null ? 0 : interval, mode,
-        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain);
+        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain, unaligned, timeout == null ? 0 : timeout);
   }
 
   private static StateSpec state(ObjectReader o) {

@@ -58,6 +58,32 @@ class SpecFingerprintTest {
     assertThat(fingerprint(YAML.replace("id > 10", "id > 11"))).isNotEqualTo(fingerprint);
     assertThat(fingerprint(YAML.replace("parallelism: 2", "parallelism: 3"))).isNotEqualTo(fingerprint);
     assertThat(fingerprint(YAML.replace("interval: 10s", "interval: 5s"))).isNotEqualTo(fingerprint);
+    assertThat(fingerprint(YAML.replace("interval: 10s", "interval: 10s, unaligned: true")))
+        .isNotEqualTo(fingerprint);
+  }
+
+  @Test
+  void checkpointFieldsAddedSinceKeepTheFingerprintOfSpecsWithoutThem() {
+    // the fingerprint of this spec before checkpoints could be unaligned
+    assertThat(fingerprint(YAML))
+        .isEqualTo(fingerprint(YAML.replace("interval: 10s", "interval: 10s, unaligned: false")))
+        .isEqualTo("sha256:" + sha256("{\"name\":\"clicks\",\"parallelism\":{\"initial\":2,\"min\":2,\"max\":2},"
+            + "\"maxParallelism\":null,\"checkpoints\":{\"intervalMillis\":10000,\"mode\":\"exactly-once\",\"retain\":3},"
+            + "\"state\":{\"backend\":\"forst\"},\"sources\":{\"numbers\":{\"id\":\"numbers\",\"type\":\"datagen\","
+            + "\"format\":\"json\",\"eventTime\":null,\"maxRecordsPerSecond\":null,\"deadLetterOutput\":null,"
+            + "\"properties\":{\"count\":1000}}},\"operators\":[{\"id\":\"big\",\"input\":\"numbers\",\"filter\":\"id > 10\","
+            + "\"select\":null,\"keyBy\":null,\"window\":null,\"aggregate\":null,\"globalWindow\":false}],"
+            + "\"sinks\":{\"out\":{\"id\":\"out\",\"input\":\"big\",\"type\":\"blackhole\",\"format\":\"json\","
+            + "\"properties\":{}}}}"));
+  }
+
+  private static String sha256(String text) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static String fingerprint(String text) {

@@ -33,7 +33,8 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
   }
 
   /**
-   * This metadata with every object name it references (keyed-state manifests, timer objects)
+   * This metadata with every object name it references (keyed-state manifests, timer objects,
+   * in-flight records)
    * replaced by {@code rename}; everything else (split positions, watermarks, committables) as is.
    */
   public CheckpointMetadata withObjectNames(java.util.function.UnaryOperator<String> rename) {
@@ -48,8 +49,12 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
           k = new io.tributary.state.StateSnapshot(k.backend(), k.checkpointId(), k.range(), manifests, k.stateBytes(),
               k.uploadedBytes());
         }
+        InFlightState f = s.inFlight();
+        if (f != null) {
+          f = new InFlightState(rename.apply(f.object()), f.subtask(), f.records(), f.bytes());
+        }
         ops.put(op, new OperatorState(s.watermark(), k, s.timers() == null ? null : rename.apply(s.timers()),
-            s.committable()));
+            s.committable(), f));
       });
       renamed.add(new TaskState(t.stage(), t.subtask(), t.parallelism(), t.lastCheckpoint(), t.finished(),
           t.alignmentNanos(), t.syncNanos(), t.splits(), ops));
@@ -57,9 +62,9 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
     return new CheckpointMetadata(job, id, kind, epoch, maxParallelism, createdAtMillis, renamed);
   }
 
-  /** Every object name it references: keyed-state manifests and timer objects. */
+  /** Every object name it references, once: keyed-state manifests, timer objects, in-flight records. */
   public List<String> objectNames() {
-    List<String> out = new ArrayList<>();
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
     for (TaskState t : tasks) {
       t.operators().values().forEach(s -> {
         if (s.keyed() != null) {
@@ -68,9 +73,12 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
         if (s.timers() != null) {
           out.add(s.timers());
         }
+        if (s.inFlight() != null) {
+          out.add(s.inFlight().object());
+        }
       });
     }
-    return out;
+    return new ArrayList<>(out);
   }
 
   /** Pre-commits by sink operator id, in task order. */

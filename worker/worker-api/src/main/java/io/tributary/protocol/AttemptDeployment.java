@@ -63,8 +63,16 @@ public record AttemptDeployment(AttemptId attempt, ExecutionPlan plan, Checkpoin
    * @param aligned whether tasks with several inputs align barriers (exactly-once state); without
    *     alignment no input is held, and records after a barrier may reach state before the snapshot
    *     (at-least-once)
+   * @param unaligned with {@code aligned}: whether barriers overtake buffered records, the records
+   *     they overtake being logged into the checkpoint
+   * @param alignmentTimeoutMillis with {@code unaligned}: how long a checkpoint aligns at a task
+   *     before it turns unaligned there; 0 for unaligned from the start
    */
-  public record CheckpointSettings(boolean aligned) {}
+  public record CheckpointSettings(boolean aligned, boolean unaligned, long alignmentTimeoutMillis) {
+    public CheckpointSettings(boolean aligned) {
+      this(aligned, false, 0);
+    }
+  }
 
   /** The deployment of subtask {@code subtask} of stage {@code stageId}. */
   public TaskDeployment task(int stageId, int subtask) {

@@ -46,14 +46,16 @@ class ProtocolCodecTest {
   private static final TaskState STATE = new TaskState(1, 2, 3, 41, false, 1200, 3400,
       List.of(new SplitState("bids-0", "1234", 99, 95, 3, false)),
       Map.of("per-auction", new OperatorState(95, new StateSnapshot("forst", 41, new KeyGroupRange(86, 128),
-          Map.of(86, "default--bids/state/per-auction/kg-86.json"), 2048, 512), "default--bids/timers/x", null),
+          Map.of(86, "default--bids/state/per-auction/kg-86.json"), 2048, 512), "default--bids/timers/x", null,
+          new io.tributary.checkpoint.InFlightState("bids/checkpoints/chk-41/in-flight/1-2", 2, 310, 9000)),
           "out", new OperatorState(95, null, null, "{\"txn\":\"a\"}")));
 
   @Test
   void anAttemptDeploymentRoundTrips() throws IOException {
     TaskRestore restore = new TaskRestore(41, "savepoint", Map.of("per-auction", List.of(STATE.operators().get(
         "per-auction"))), Map.of("bids-0", STATE.splits().get(0)));
-    AttemptDeployment d = new AttemptDeployment(ATTEMPT, PLAN, new AttemptDeployment.CheckpointSettings(false),
+    AttemptDeployment d = new AttemptDeployment(ATTEMPT, PLAN,
+        new AttemptDeployment.CheckpointSettings(true, true, 10_000),
         List.of(new SinkRecovery("out", List.of("c1", "c2"), 3)), List.of(
             new TaskDeployment(0, 0, "worker-1", new KeyGroupRange(0, 64), List.of("bids-0", "bids-2"), restore),
             new TaskDeployment(1, 2, "worker-2", new KeyGroupRange(86, 128), List.of(), null)));

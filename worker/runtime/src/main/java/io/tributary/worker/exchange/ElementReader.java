@@ -29,6 +29,19 @@ public final class ElementReader {
     this.end = buffer.length;
   }
 
+  /**
+   * A reader at this one's position that knows the schemas this one read so far, and reads on
+   * independently (the buffer it reads must not be recycled while it does).
+   */
+  public ElementReader fork() {
+    ElementReader r = new ElementReader();
+    r.schemas.addAll(schemas);
+    r.buf = buf;
+    r.pos = pos;
+    r.end = end;
+    return r;
+  }
+
   public boolean hasNext() {
     return buf != null && pos < end;
   }

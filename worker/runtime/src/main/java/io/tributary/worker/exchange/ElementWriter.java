@@ -49,6 +49,8 @@ public final class ElementWriter {
   private final IdentityHashMap<Schema, Integer> schemaIds = new IdentityHashMap<>();
   private Schema lastSchema;
   private int lastSchemaId;
+  /** Data buffers sealed so far (sent or waiting for credit): the number a priority barrier carries. */
+  private long sealed;
   private Buffer current;
   private byte[] buf;
   private int pos;
@@ -157,6 +159,21 @@ public final class ElementWriter {
     drain();
   }
 
+  /**
+   * Sends barrier {@code checkpointId} with priority (unaligned checkpoints): the partly filled
+   * buffer is sealed so that the barrier falls between two buffers, then the barrier overtakes the
+   * buffers waiting for credit, carrying how many data buffers this channel sealed before it. A
+   * channel that cannot send it with priority yet gets it in-band.
+   */
+  public void writePriorityBarrier(long checkpointId) {
+    if (current != null && pos > 0) {
+      seal();
+    }
+    if (!channel.sendPriorityBarrier(checkpointId, sealed)) {
+      write(new Barrier(checkpointId));
+    }
+  }
+
   /** Sends queued buffers while credit lasts; true when none is left waiting. */
   public boolean drain() {
     while (!pending.isEmpty()) {
@@ -195,6 +212,7 @@ public final class ElementWriter {
 
   private void seal() {
     current.length = pos;
+    sealed++;
     pending.addLast(current);
     current = null;
     buf = null;

@@ -36,6 +36,12 @@ public final class InProcessChannel implements OutboundChannel, InboundChannel {
   }
 
   @Override
+  public boolean sendPriorityBarrier(long checkpointId, long buffers) {
+    gate.deliverPriority(channelIndex, checkpointId, buffers);
+    return true;
+  }
+
+  @Override
   public Buffer freeBuffer() {
     Buffer b = free.poll();
     if (b == null) {

@@ -17,7 +17,14 @@ public final class InputGate {
     }
   }
 
+  /**
+   * A barrier sent with priority on channel {@code channel} (unaligned checkpoints): the channel's
+   * first {@code buffers} data buffers are before it, whether or not they arrived yet.
+   */
+  public record PriorityBarrier(int channel, long checkpointId, long buffers) {}
+
   private final ConcurrentLinkedQueue<Arrival> queue = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<PriorityBarrier> priority = new ConcurrentLinkedQueue<>();
   private final int channels;
   private volatile Runnable wakeup = () -> {};
 
@@ -44,6 +51,23 @@ public final class InputGate {
   public void deliverFailure(int channel, RuntimeException failure) {
     queue.add(new Arrival(channel, null, failure));
     wakeup.run();
+  }
+
+  /**
+   * A barrier of channel {@code channel} overtook its data buffers. Any thread; it is visible to
+   * {@link #pollPriority()} before any buffer the channel delivers after this call.
+   */
+  public void deliverPriority(int channel, long checkpointId, long buffers) {
+    priority.add(new PriorityBarrier(channel, checkpointId, buffers));
+    wakeup.run();
+  }
+
+  /**
+   * The next priority barrier, or null. Receiving task thread only. A reader that polls this after
+   * {@link #poll()} sees every priority barrier sent before the buffer that poll returned.
+   */
+  public PriorityBarrier pollPriority() {
+    return priority.poll();
   }
 
   /** The next arrival, or null. Receiving task thread only. */

@@ -18,6 +18,17 @@ public interface OutboundChannel {
     return trySend(buffer);
   }
 
+  /**
+   * Sends barrier {@code checkpointId} ahead of everything this channel still holds back for
+   * credit, without a credit (unaligned checkpoints): the receiver gets it before any buffer sent
+   * after this call, and learns from {@code buffers} that the first {@code buffers} data buffers of
+   * this channel are the ones before the barrier.
+   *
+   * @return false if the barrier cannot overtake now (the receiver has not opened the channel yet,
+   *     so nothing waits for it either): the caller sends it in-band
+   */
+  boolean sendPriorityBarrier(long checkpointId, long buffers);
+
   /** A free buffer to fill: recycled when the receiver returned one, else newly allocated. */
   Buffer freeBuffer();
 

@@ -159,6 +159,14 @@ final class DataServer implements AutoCloseable {
           }
           ch.received(frame, backlog);
         }
+        case Frames.PRIORITY_BARRIER -> {
+          RemoteInputChannel ch = in.channel(frame.readLong());
+          if (ch == null || !ch.connectedTo(ctx.channel())) {
+            ctx.close();
+            return;
+          }
+          ch.receivedPriorityBarrier(frame.readLong(), frame.readLong());
+        }
         default -> ctx.close();
       }
     }

@@ -12,13 +12,18 @@ import java.nio.charset.StandardCharsets;
  *   OPEN   'O' channel (long)                                              sender -> receiver
  *   CREDIT 'C' channel (long) credits (int)                                receiver -> sender
  *   BUFFER 'D' channel (long) backlog (int) bytes...                       sender -> receiver
+ *   PRIORITY_BARRIER 'P' channel (long) checkpoint (long) buffers (long)   sender -> receiver
  * </pre>
+ *
+ * <p>A priority barrier needs no credit and is handed to the receiving gate as soon as it is read;
+ * it overtakes what the sender still holds back for credit, while TCP keeps every frame's order.
  */
 final class Frames {
   static final byte HELLO = 'H';
   static final byte OPEN = 'O';
   static final byte CREDIT = 'C';
   static final byte BUFFER = 'D';
+  static final byte PRIORITY_BARRIER = 'P';
   /** Largest frame accepted: an oversized buffer holds one big record. */
   static final int MAX_FRAME = 64 * 1024 * 1024;
 
@@ -46,6 +51,10 @@ final class Frames {
     ByteBuf b = alloc.buffer(13 + length);
     b.writeByte(BUFFER).writeLong(channel).writeInt(backlog).writeBytes(data, 0, length);
     return b;
+  }
+
+  static ByteBuf priorityBarrier(ByteBufAllocator alloc, long channel, long checkpointId, long buffers) {
+    return alloc.buffer(25).writeByte(PRIORITY_BARRIER).writeLong(channel).writeLong(checkpointId).writeLong(buffers);
   }
 
   static void writeUtf(ByteBuf b, String s) {

@@ -70,6 +70,11 @@ final class RemoteInputChannel implements InboundChannel {
     }
   }
 
+  /** A barrier sent with priority arrived: it goes to the gate's priority lane at once. Event loop. */
+  void receivedPriorityBarrier(long checkpointId, long buffers) {
+    gate.deliverPriority(index, checkpointId, buffers);
+  }
+
   private Buffer pooled() {
     Buffer b = free.poll();
     return b != null ? b : new Buffer(Buffer.DEFAULT_SIZE);

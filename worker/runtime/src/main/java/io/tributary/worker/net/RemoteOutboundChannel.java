@@ -18,6 +18,8 @@ final class RemoteOutboundChannel implements OutboundChannel {
   private final ConcurrentLinkedQueue<Buffer> free = new ConcurrentLinkedQueue<>();
   private volatile Runnable creditWakeup = () -> {};
   private volatile String failure;
+  /** The receiver granted credits once: it bound the channel. */
+  private volatile boolean credited;
 
   RemoteOutboundChannel(long id, DataClient.Connection connection) {
     this.id = id;
@@ -51,6 +53,19 @@ final class RemoteOutboundChannel implements OutboundChannel {
   }
 
   @Override
+  public boolean sendPriorityBarrier(long checkpointId, long buffers) {
+    if (failure != null) {
+      throw DataClient.failure(failure, null);
+    }
+    if (!credited) {
+      return false; // the receiver has not bound the channel yet, and would refuse the frame
+    }
+    Channel c = connection.channel();
+    c.writeAndFlush(Frames.priorityBarrier(c.alloc(), id, checkpointId, buffers));
+    return true;
+  }
+
+  @Override
   public Buffer freeBuffer() {
     Buffer b = free.poll();
     if (b == null) {
@@ -67,6 +82,7 @@ final class RemoteOutboundChannel implements OutboundChannel {
 
   /** The receiver granted {@code n} credits. Event loop. */
   void credited(int n) {
+    credited = true;
     credits.addAndGet(n);
     creditWakeup.run();
   }

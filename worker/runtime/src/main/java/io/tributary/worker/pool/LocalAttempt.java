@@ -77,7 +77,9 @@ public final class LocalAttempt implements AutoCloseable {
     this.sinks = openSinks(deployment, options);
     Checkpointing checkpointing = deployment.checkpoints() == null ? null
         : new Checkpointing(new Acks(), options.checkpointStore(), uploads, deployment.attempt().attempt(),
-            deployment.checkpoints().aligned());
+            deployment.checkpoints().aligned(), deployment.checkpoints().unaligned(),
+            deployment.checkpoints().alignmentTimeoutMillis() > 0
+                ? deployment.checkpoints().alignmentTimeoutMillis() * 1_000_000 : Checkpointing.NO_TIMEOUT);
     try {
       this.tasks = TaskGraph.build(deployment, worker, new TaskGraph.Environment(options.stateBackends(),
           options.connectors(), sinks, options.credits(), checkpointing, new Listener(), transport)).tasks();

@@ -69,6 +69,13 @@ final class ExchangeOutput {
     }
   }
 
+  /** Sends barrier {@code checkpointId} on every channel ahead of what waits for credit (unaligned checkpoints). */
+  void broadcastPriorityBarrier(long checkpointId) {
+    for (ElementWriter w : writers) {
+      w.writePriorityBarrier(checkpointId);
+    }
+  }
+
   /** Wakes the sending task when a receiver returns credit. */
   void onCredit(Runnable wakeup) {
     for (ElementWriter w : writers) {

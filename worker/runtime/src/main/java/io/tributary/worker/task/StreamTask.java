@@ -208,6 +208,7 @@ public final class StreamTask implements Runnable {
       checkCancelled();
       mailbox.runMail();
       if (!outputsAvailable() && !drainOutputs()) {
+        input.pollPriority(); // a barrier that overtook the input does not wait for credit either
         await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
         continue;
       }
@@ -285,6 +286,15 @@ public final class StreamTask implements Runnable {
   }
 
   void processBarrier(long checkpointId) {
+    processBarrier(checkpointId, null);
+  }
+
+  /**
+   * Takes the task's part of checkpoint {@code checkpointId} and forwards its barrier: with priority
+   * when the checkpoint is unaligned here ({@code inFlight} not null: the input completes it with the
+   * records it logs) or when the task's checkpoints are unaligned from the start, else in-band.
+   */
+  void processBarrier(long checkpointId, java.util.concurrent.CompletableFuture<InFlightLog.Sealed> inFlight) {
     if (checkpointId <= lastBarrier) {
       throw new IllegalStateException("barrier " + checkpointId + " after " + lastBarrier + " in " + name);
     }
@@ -293,8 +303,14 @@ public final class StreamTask implements Runnable {
       n.operator.onBarrier(checkpointId);
     }
     if (checkpointer != null) {
-      checkpointer.snapshot(checkpointId, this, pendingAlignmentNanos);
+      checkpointer.snapshot(checkpointId, this, pendingAlignmentNanos, inFlight);
       pendingAlignmentNanos = 0;
+    }
+    if (inFlight != null || (checkpointer != null && checkpointer.priorityBarriers())) {
+      for (ExchangeOutput e : allExchanges) {
+        e.broadcastPriorityBarrier(checkpointId);
+      }
+      return;
     }
     Barrier barrier = new Barrier(checkpointId);
     for (ExchangeOutput e : allExchanges) {

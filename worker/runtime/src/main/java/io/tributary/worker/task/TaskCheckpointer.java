@@ -1,5 +1,6 @@
 package io.tributary.worker.task;
 
+import io.tributary.checkpoint.InFlightState;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.SplitState;
 import io.tributary.checkpoint.TaskState;
@@ -36,6 +37,24 @@ final class TaskCheckpointer {
 
   /** Task thread, when barrier {@code checkpointId} passes the task (before it goes downstream). */
   void snapshot(long checkpointId, StreamTask task, long alignmentNanos) {
+    snapshot(checkpointId, task, alignmentNanos, null);
+  }
+
+  /** Whether a barrier this task emits goes with priority from the start (unaligned checkpoints without timeout). */
+  boolean priorityBarriers() {
+    return config.unalignedFromStart();
+  }
+
+  /**
+   * Like {@link #snapshot(long, StreamTask, long)} for an unaligned checkpoint: the task's part is
+   * acknowledged only once {@code inFlight}, the records that were in flight before the barrier,
+   * is complete and written to the store; its chain heads' states name it.
+   *
+   * @param inFlight completed by the input when the barrier came on every channel; null for an
+   *     aligned checkpoint
+   */
+  void snapshot(long checkpointId, StreamTask task, long alignmentNanos,
+      CompletableFuture<InFlightLog.Sealed> inFlight) {
     long start = System.nanoTime();
     lastCheckpoint = checkpointId;
     List<SplitState> splits = task.splitStates();
@@ -49,7 +68,12 @@ final class TaskCheckpointer {
       return;
     }
     long syncNanos = System.nanoTime() - start;
-    CompletableFuture.allOf(parts.values().toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
+    CompletableFuture<Map<String, InFlightState>> logged = inFlight == null
+        ? CompletableFuture.completedFuture(Map.of())
+        : inFlight.thenApplyAsync(sealed -> writeInFlight(checkpointId, sealed), config.uploads());
+    CompletableFuture<?>[] all = parts.values().toArray(new CompletableFuture<?>[parts.size() + 1]);
+    all[parts.size()] = logged;
+    CompletableFuture.allOf(all).whenComplete((v, error) -> {
       if (error != null) {
         Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
             ? error.getCause() : error;
@@ -65,10 +89,31 @@ final class TaskCheckpointer {
         return;
       }
       Map<String, OperatorState> ops = new LinkedHashMap<>();
-      parts.forEach((id, f) -> ops.put(id, f.join()));
+      Map<String, InFlightState> records = logged.join();
+      parts.forEach((id, f) -> {
+        OperatorState state = f.join();
+        ops.put(id, records.containsKey(id) ? state.withInFlight(records.get(id)) : state);
+      });
       config.acks().acknowledge(checkpointId,
           new TaskState(stage, subtask, parallelism, checkpointId, false, alignmentNanos, syncNanos, splits, ops));
     });
+  }
+
+  /** Writes the in-flight records of a checkpoint (upload thread); per chain head, what its state names. */
+  private Map<String, InFlightState> writeInFlight(long checkpointId, InFlightLog.Sealed sealed) {
+    if (sealed.records() == 0) {
+      return Map.of();
+    }
+    String name = Checkpointing.inFlightObject(jobName, checkpointId, stage, subtask);
+    try {
+      config.store().put(name, sealed.bytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write in-flight records to " + name, e);
+    }
+    Map<String, InFlightState> out = new LinkedHashMap<>();
+    sealed.recordsByHead().forEach((head, n) -> out.put(head, new InFlightState(name, subtask, n,
+        sealed.bytes().length)));
+    return out;
   }
 
   /**

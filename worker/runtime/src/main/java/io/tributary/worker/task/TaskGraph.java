@@ -10,6 +10,7 @@ import io.tributary.plan.StagePlan;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.state.StateBackendFactory;
+import io.tributary.stream.KeySelector;
 import io.tributary.worker.exchange.Buffer;
 import io.tributary.worker.exchange.ElementWriter;
 import io.tributary.worker.exchange.InProcessChannel;
@@ -162,7 +163,7 @@ public final class TaskGraph {
 
   /** The inbound side of one receiving stage: per subtask, its gate, channels and the heads they feed. */
   private record Inputs(List<InputGate> gates, List<List<InboundChannel>> channels, List<List<ChainNode>> heads,
-      List<List<Integer>> inputIndexes, List<List<Boolean>> silent) {}
+      List<List<Integer>> inputIndexes, List<List<Boolean>> silent, List<List<KeySelector>> keys) {}
 
   private Inputs connectInputs(StagePlan stage, long[] nextChannel) {
     List<EdgePlan> ins = plan.inputsOf(stage.id());
@@ -172,13 +173,14 @@ public final class TaskGraph {
           ? 1 : plan.stage(e.fromStage()).parallelism();
     }
     Inputs in = new Inputs(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-        new ArrayList<>());
+        new ArrayList<>(), new ArrayList<>());
     for (int j = 0; j < stage.parallelism(); j++) {
       in.gates().add(new InputGate(channelsPerReceiver));
       in.channels().add(new ArrayList<>());
       in.heads().add(new ArrayList<>());
       in.inputIndexes().add(new ArrayList<>());
       in.silent().add(new ArrayList<>());
+      in.keys().add(new ArrayList<>());
     }
     for (EdgePlan e : ins) {
       connect(e, in, nextChannel);
@@ -226,6 +228,7 @@ public final class TaskGraph {
           in.heads().get(j).add(head);
           in.inputIndexes().get(j).add(e.toInput());
           in.silent().get(j).add(readsNothing(from, i));
+          in.keys().get(j).add(e.partitioning() == EdgePlan.Partitioning.HASH ? new KeySelector(e.keyFields()) : null);
         }
       }
     }
@@ -287,9 +290,16 @@ public final class TaskGraph {
         ended[c] = silent.get(c);
       }
       int[] inputIndexes = inputs.inputIndexes().get(i).stream().mapToInt(Integer::intValue).toArray();
-      input = new GateInput(inputs.gates().get(i), inputs.channels().get(i).toArray(new InboundChannel[0]),
-          hd.toArray(new ChainNode[0]), inputIndexes, ended,
-          env.checkpointing() == null || env.checkpointing().aligned());
+      Checkpointing cp = env.checkpointing();
+      GateInput.Unaligned unaligned = cp == null || !cp.aligned() || !cp.unaligned() ? null
+          : new GateInput.Unaligned(cp.alignmentTimeoutNanos(),
+              inputs.keys().get(i).toArray(new KeySelector[0]), plan.maxParallelism());
+      GateInput gate = new GateInput(inputs.gates().get(i), inputs.channels().get(i).toArray(new InboundChannel[0]),
+          hd.toArray(new ChainNode[0]), inputIndexes, ended, cp == null || cp.aligned(), unaligned);
+      if (d.restore() != null) {
+        gate.replay(InFlightReplay.of(d, stage.parallelism(), heads, cp));
+      }
+      input = gate;
     }
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
     StreamTask task = new StreamTask(name, stage.id(), i, input, chain.nodes(), heads, chain.exchanges(),

@@ -14,6 +14,12 @@ interface TaskInput {
   /** Processes a bounded amount of input; stops early when the task cannot take more now. */
   int step();
 
+  /**
+   * Handles what must not wait for the task's outputs to get credit (barriers that overtook the
+   * buffered input); called before the task waits for credit.
+   */
+  default void pollPriority() {}
+
   /** The longest the task may wait before calling {@link #step()} again. */
   long maxWaitNanos();
 

@@ -92,6 +92,50 @@ class NetTransportTest {
   }
 
   @Test
+  void aPriorityBarrierOvertakesTheBuffersWaitingForCreditAndCountsThem() {
+    AttemptDeployment d = deployment(TOKENS.issue(ATTEMPT));
+    InputGate gate = new InputGate(1);
+    InboundChannel in = b.inbound(d, 9, gate, 0);
+    RemoteOutboundChannel out = (RemoteOutboundChannel) a.outbound(d, 9, d.tasks().get(0));
+    await("the receiver granted credits", () -> out.availableCredits() > 0);
+    // records in buffers: more than the credits, so some wait in the writer
+    io.tributary.worker.exchange.ElementWriter writer = new io.tributary.worker.exchange.ElementWriter(out);
+    io.tributary.stream.Schema schema = io.tributary.stream.Schema.of("n", "pad");
+    String pad = "x".repeat(1000);
+    int n = 0;
+    while (writer.isAvailable() || n < 200) {
+      writer.write(new io.tributary.stream.Record(schema, new Object[] {(long) n++, pad}, 0));
+    }
+    writer.writePriorityBarrier(4);
+
+    InputGate.PriorityBarrier[] barrier = {null};
+    await("the barrier arrives although the sender has no credit", () -> (barrier[0] = gate.pollPriority()) != null);
+    assertThat(barrier[0].checkpointId()).isEqualTo(4);
+    assertThat(writer.isAvailable()).as("buffers before the barrier still wait for credit").isFalse();
+
+    // the buffers before it are exactly the first barrier.buffers() ones, holding every record written before
+    io.tributary.worker.exchange.ElementReader reader = new io.tributary.worker.exchange.ElementReader();
+    long buffers = 0;
+    long records = 0;
+    while (buffers < barrier[0].buffers()) {
+      writer.drain();
+      InputGate.Arrival a = gate.poll();
+      if (a == null) {
+        LockSupport.parkNanos(1_000_000);
+        continue;
+      }
+      buffers++;
+      reader.reset(a.buffer());
+      while (reader.hasNext()) {
+        assertThat(((io.tributary.stream.Record) reader.next()).get("n")).isEqualTo(records++);
+      }
+      in.recycle(a.buffer());
+    }
+    assertThat(records).isEqualTo(n);
+    assertThat(writer.drain()).as("nothing was written after the barrier").isTrue();
+  }
+
+  @Test
   void aSenderWithoutTheAttemptsTokenIsRefusedBeforeAnyDataMoves() {
     AttemptDeployment forged = deployment(new DataTokens("another-secret").issue(ATTEMPT));
     InputGate gate = new InputGate(1);
