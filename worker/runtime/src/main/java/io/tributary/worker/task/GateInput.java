@@ -29,6 +29,14 @@ import io.tributary.worker.exchange.InputGate;
  * processed in turn. The log is complete, and the checkpoint's part of the task acknowledged, when
  * every channel's buffers before its barrier arrived, however long processing them takes. With an
  * alignment timeout a checkpoint first aligns, and turns unaligned when it waited longer.
+ *
+ * <p>Watermark alignment (with a {@code maxDrift}, for tasks with event-time state): a channel whose
+ * watermark runs more than {@code maxDrift} ahead of the task's watermark is held the same way
+ * until the slowest channel catches up. Without it, a source subtask that runs ahead of another (a
+ * thread that got more CPU) fills the task's state with windows that cannot fire before the
+ * slowest channel's watermark passes them; with it, the fast sender waits for credit instead. The
+ * slowest channel is never held, idle and ended channels do not count, and no channel is held
+ * while a checkpoint aligns (a held channel's barrier would never come).
  */
 final class GateInput implements TaskInput {
   private static final int MAX_ELEMENTS_PER_STEP = 4096;
@@ -55,6 +63,10 @@ final class GateInput implements TaskInput {
   /** Per channel: it delivered the barrier being aligned (its input is held when {@link #aligned}). */
   private final boolean[] blocked;
   private final boolean aligned;
+  /** Watermark alignment: how far a channel's watermark may run ahead of the task's; 0 for off. */
+  private final long maxDrift;
+  /** Per channel: its watermark ran more than {@link #maxDrift} ahead; its input is held. */
+  private final boolean[] ahead;
   private int channelsWithBacklog;
   private long aligning = -1;
   private long alignmentStartNanos;
@@ -107,16 +119,19 @@ final class GateInput implements TaskInput {
   /**
    * @param inputs per channel, the input of its head it feeds (0 unless the head has several)
    * @param aligned whether to hold a channel's input after its barrier until the barrier came on every channel
+   * @param maxDrift how far (event time, ms) a channel's watermark may run ahead of the task's
+   *     before its input is held until the others catch up; 0 for no watermark alignment
    */
   GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, int[] inputs, boolean[] endedFromStart,
       boolean aligned) {
-    this(gate, channels, heads, inputs, endedFromStart, aligned, null);
+    this(gate, channels, heads, inputs, endedFromStart, aligned, null, 0);
   }
 
   /** @param unaligned how the task takes part in unaligned checkpoints, or null if they are not */
   GateInput(InputGate gate, InboundChannel[] channels, ChainNode[] heads, int[] inputs, boolean[] endedFromStart,
-      boolean aligned, Unaligned unaligned) {
+      boolean aligned, Unaligned unaligned, long maxDrift) {
     this.aligned = aligned;
+    this.maxDrift = maxDrift;
     this.unaligned = unaligned;
     this.arrived = new long[channels.length];
     this.logReaders = new ElementReader[channels.length];
@@ -146,6 +161,7 @@ final class GateInput implements TaskInput {
     this.held = queues;
     this.partlyRead = new InputGate.Arrival[n];
     this.blocked = new boolean[n];
+    this.ahead = new boolean[n];
   }
 
   @Override
@@ -204,8 +220,8 @@ final class GateInput implements TaskInput {
         pollPriority();
         handle(c, reader.next());
         processed++;
-        if (aligned && blocked[c]) {
-          // the channel delivered the barrier being aligned: keep the rest of this buffer for later
+        if ((aligned && blocked[c]) || ahead[c]) {
+          // the channel delivered the barrier being aligned, or ran ahead: keep the rest of this buffer for later
           if (reader.hasNext()) {
             partlyRead[c] = current;
             backlogAdded(c);
@@ -332,7 +348,7 @@ final class GateInput implements TaskInput {
     pollPriority(); // and, while a checkpoint logs, takes every arrival into the held ones
     if (channelsWithBacklog > 0) {
       for (int c = 0; c < channels.length; c++) {
-        if (blocked[c]) {
+        if (blocked[c] || ahead[c]) {
           continue;
         }
         if (partlyRead[c] != null) {
@@ -360,7 +376,7 @@ final class GateInput implements TaskInput {
       pollPriority();
       a = arrivedFromGate(a);
       int c = a.channel();
-      if (aligned && (blocked[c] || hasBacklog(c))) {
+      if ((aligned && blocked[c]) || ahead[c] || hasBacklog(c)) {
         hold(c, a);
         continue;
       }
@@ -407,6 +423,9 @@ final class GateInput implements TaskInput {
       if (w.timestamp() > watermarks[c]) {
         watermarks[c] = w.timestamp();
         recompute();
+        if (runsAhead(w.timestamp())) {
+          ahead[c] = true;
+        }
       }
     } else if (e instanceof IdleStatus s) {
       idle[c] = s.idle();
@@ -453,6 +472,7 @@ final class GateInput implements TaskInput {
       }
       aligning = checkpointId;
       alignmentStartNanos = clock.getAsLong();
+      java.util.Arrays.fill(ahead, false); // every channel must deliver the barrier
     } else if (checkpointId < aligning) {
       return;
     }
@@ -595,10 +615,27 @@ final class GateInput implements TaskInput {
     }
     if (min > combined) {
       combined = min;
+      for (int i = 0; i < ahead.length; i++) {
+        if (ahead[i] && !runsAhead(watermarks[i])) {
+          ahead[i] = false;
+        }
+      }
       task.advanceWatermark(min);
     } else if (anyActive) {
       task.setIdle(false);
     }
+  }
+
+  /**
+   * Whether a channel at {@code watermark} runs too far ahead of the task's (a difference that
+   * overflows is far ahead). Never while a checkpoint aligns, nor before the task has a watermark.
+   */
+  private boolean runsAhead(long watermark) {
+    if (maxDrift <= 0 || aligning >= 0 || combined == Watermark.NONE || watermark <= combined) {
+      return false;
+    }
+    long drift = watermark - combined;
+    return drift > maxDrift || drift < 0;
   }
 
   @Override

@@ -332,9 +332,10 @@ public final class StreamTask implements Runnable {
 
   /**
    * Applies pending watermarks in chain order, firing due timers one at a time and stopping when
-   * downstream has no credit. Returns true if a pending watermark remains.
+   * downstream has no credit. Returns true if a pending watermark remains. Task thread (or a test
+   * driving the task's input by hand).
    */
-  private boolean firePendingWatermarks() {
+  boolean firePendingWatermarks() {
     for (int i = 0, n = nodes.size(); i < n; i++) {
       ChainNode node = nodes.get(i);
       if (!node.hasPendingWatermark()) {

@@ -295,7 +295,8 @@ public final class TaskGraph {
           : new GateInput.Unaligned(cp.alignmentTimeoutNanos(),
               inputs.keys().get(i).toArray(new KeySelector[0]), plan.maxParallelism());
       GateInput gate = new GateInput(inputs.gates().get(i), inputs.channels().get(i).toArray(new InboundChannel[0]),
-          hd.toArray(new ChainNode[0]), inputIndexes, ended, cp == null || cp.aligned(), unaligned);
+          hd.toArray(new ChainNode[0]), inputIndexes, ended, cp == null || cp.aligned(), unaligned,
+          chain.nodes().stream().anyMatch(n -> n.timers != null) ? WatermarkAlignment.maxDriftMillis() : 0);
       if (d.restore() != null) {
         gate.replay(InFlightReplay.of(d, stage.parallelism(), heads, cp));
       }

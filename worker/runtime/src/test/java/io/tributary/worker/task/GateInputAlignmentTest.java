@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.stream.Barrier;
 import io.tributary.stream.EndOfInput;
+import io.tributary.stream.IdleStatus;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
+import io.tributary.stream.Watermark;
 import io.tributary.worker.exchange.ElementWriter;
 import io.tributary.worker.exchange.InProcessChannel;
 import io.tributary.worker.exchange.InboundChannel;
@@ -182,6 +184,162 @@ class GateInputAlignmentTest {
     }
   }
 
+  // ---- watermark alignment ----
+
+  @Test
+  void aChannelWhoseWatermarkRunsAheadIsHeldUntilTheSlowestCatchesUp() {
+    Gate g = new Gate(2, 64, 1000, new boolean[2], 10);
+    g.watermark(A, 0).watermark(B, 0).flush(A).flush(B);
+    g.run();
+    g.watermark(A, 100).records(A, 0, 20).flush(A);
+    g.run();
+    assertThat(g.log).as("A runs 100 ms ahead of B, more than the drift of 10 ms").isEmpty();
+    assertThat(g.channels[A].availableCredits()).as("its held buffers keep their credit").isLessThan(1000);
+
+    g.records(B, 0, 3).watermark(B, 89).flush(B);
+    g.run();
+    assertThat(g.log).as("B is never held; A is still 11 ms ahead").containsExactlyElementsOf(names("B", 0, 3));
+
+    g.watermark(B, 90).flush(B);
+    g.run();
+    assertThat(g.log).containsExactlyElementsOf(concat(names("B", 0, 3), names("A", 0, 20)));
+    assertThat(g.channels[A].availableCredits()).isEqualTo(1000);
+  }
+
+  @Test
+  void withoutADriftOrWithOneChannelNothingIsHeld() {
+    Gate off = new Gate(2, 64, 1000, new boolean[2], 0);
+    off.watermark(A, 0).watermark(B, 0).watermark(A, 1_000_000).records(A, 0, 3).flush(A).flush(B);
+    off.run();
+    assertThat(off.log).containsExactlyElementsOf(names("A", 0, 3));
+
+    Gate one = new Gate(1, 64, 1000, new boolean[1], 10);
+    one.watermark(A, 0).watermark(A, 1_000_000).records(A, 0, 3).flush(A);
+    one.run();
+    assertThat(one.log).as("a channel is never ahead of itself").containsExactlyElementsOf(names("A", 0, 3));
+  }
+
+  @Test
+  void theEndOfTimeOnAChannelAheadIsReadOnceTheOthersEndOrGoIdle() {
+    Gate ended = new Gate(2, 64, 1000, new boolean[2], 10);
+    ended.watermark(A, 0).watermark(B, 0).flush(B);
+    ended.records(A, 0, 3).watermark(A, Long.MAX_VALUE).end(A).flush(A);
+    ended.run();
+    ended.records(B, 0, 3).end(B).flush(B);
+    ended.run();
+    assertThat(ended.ended).isTrue();
+    assertThat(ended.log).containsExactlyInAnyOrderElementsOf(concat(names("A", 0, 3), names("B", 0, 3)));
+
+    Gate idle = new Gate(2, 64, 1000, new boolean[2], 10);
+    idle.watermark(A, 0).watermark(B, 0).flush(B).watermark(A, 500).records(A, 0, 3).flush(A);
+    idle.run();
+    assertThat(idle.log).isEmpty();
+    idle.idle(B).flush(B);
+    idle.run();
+    assertThat(idle.log).as("an idle channel holds no one back").containsExactlyElementsOf(names("A", 0, 3));
+  }
+
+  @Test
+  void aHeldChannelIsReadWhileACheckpointAligns() {
+    Gate g = new Gate(2, 64, 1000, new boolean[2], 10);
+    g.watermark(A, 0).watermark(B, 0).flush(B);
+    g.watermark(A, 100).records(A, 0, 3).barrier(A, 1).records(A, 3, 6).flush(A);
+    g.run();
+    assertThat(g.log).isEmpty();
+    g.barrier(B, 1).flush(B);
+    g.run();
+    assertThat(g.log).as("barrier 1 of A was behind the held records: they are read to align it (and A is held"
+        + " again only at its next watermark)")
+        .containsExactlyElementsOf(concat(names("A", 0, 3), List.of("barrier 1"), names("A", 3, 6)));
+    g.watermark(B, 95).records(B, 0, 2).flush(B);
+    g.run();
+    assertThat(g.log).containsExactlyInAnyOrderElementsOf(
+        concat(names("A", 0, 3), List.of("barrier 1"), names("A", 3, 6), names("B", 0, 2)));
+  }
+
+  /**
+   * Random interleavings of channels whose watermarks run apart, with checkpoints and ends: every
+   * record is processed once in per-channel order, every checkpoint completes, the input ends.
+   */
+  @Test
+  void randomWatermarksNeverStallTheInput() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 300; round++) {
+      String why = "seed " + seed + ", round " + round;
+      int channels = 2 + random.nextInt(2);
+      int checkpoints = random.nextInt(3);
+      Gate g = new Gate(channels, 40 + random.nextInt(200), 2 + random.nextInt(4), new boolean[channels],
+          1 + random.nextInt(50));
+      List<List<Object>> scripts = new ArrayList<>();
+      int records = 0;
+      for (int c = 0; c < channels; c++) {
+        List<Object> script = new ArrayList<>();
+        long wm = 0;
+        int n = 0;
+        int barrier = 0;
+        for (int i = 20 + random.nextInt(40); i > 0; i--) {
+          int what = random.nextInt(10);
+          if (what < 5) {
+            script.add(n++);
+          } else if (what < 9) {
+            wm += random.nextInt(random.nextBoolean() ? 5 : 200);
+            script.add("wm " + wm);
+          } else if (barrier < checkpoints) {
+            script.add("barrier " + ++barrier);
+          }
+        }
+        while (barrier < checkpoints) {
+          script.add("barrier " + ++barrier);
+        }
+        if (random.nextBoolean()) {
+          script.add("wm " + Long.MAX_VALUE);
+        }
+        script.add("end");
+        records += n;
+        scripts.add(script);
+      }
+      int[] next = new int[channels];
+      int remaining = scripts.stream().mapToInt(List::size).sum();
+      while (remaining > 0) {
+        int c = random.nextInt(channels);
+        if (next[c] < scripts.get(c).size()) {
+          Object e = scripts.get(c).get(next[c]++);
+          remaining--;
+          if (e instanceof Integer n) {
+            g.records(c, n, n + 1);
+          } else if (e.equals("end")) {
+            g.end(c);
+          } else if (((String) e).startsWith("wm ")) {
+            g.watermark(c, Long.parseLong(((String) e).substring(3)));
+          } else {
+            g.barrier(c, Long.parseLong(((String) e).substring("barrier ".length())));
+          }
+        }
+        if (random.nextInt(4) == 0) {
+          g.flush(c); // sends as far as credit goes; the rest waits in the writer
+        }
+        if (random.nextInt(3) == 0) {
+          g.run();
+        }
+      }
+      // the senders send what waits for credit as credit comes back, until the input ends
+      for (int turn = 0; !g.ended; turn++) {
+        assertThat(turn).as("%s: the input stalled; log %s", why, g.log).isLessThan(10_000);
+        for (int c = 0; c < channels; c++) {
+          g.flush(c);
+        }
+        g.run();
+      }
+
+      assertThat(g.ended).as(why).isTrue();
+      assertThat(g.barriers()).as(why).hasSize(checkpoints);
+      assertThat(g.log.stream().filter(s -> !s.startsWith("barrier")).toList()).as(why)
+          .hasSize(records).doesNotHaveDuplicates();
+      assertPerChannelOrder(g.log);
+    }
+  }
+
   // ---- fixture ----
 
   /** A gate of in-process channels feeding one recording operator through a GateInput. */
@@ -194,6 +352,11 @@ class GateInputAlignmentTest {
     boolean ended;
 
     Gate(int n, int bufferSize, int credits, boolean[] endedFromStart) {
+      this(n, bufferSize, credits, endedFromStart, 0);
+    }
+
+    /** @param maxDrift watermark alignment: how far a channel may run ahead, 0 for off */
+    Gate(int n, int bufferSize, int credits, boolean[] endedFromStart, long maxDrift) {
       InputGate gate = new InputGate(n);
       channels = new InProcessChannel[n];
       writers = new ElementWriter[n];
@@ -204,7 +367,7 @@ class GateInputAlignmentTest {
         writers[c] = new ElementWriter(channels[c]);
         heads[c] = head;
       }
-      input = new GateInput(gate, channels.clone(), heads, endedFromStart);
+      input = new GateInput(gate, channels.clone(), heads, new int[n], endedFromStart, true, null, maxDrift);
       task = new StreamTask("aligning", input, List.of(head), List.of(head), List.of(), List.of(),
           new StreamTask.TaskListener() {
             @Override
@@ -228,6 +391,16 @@ class GateInputAlignmentTest {
       return this;
     }
 
+    Gate watermark(int channel, long timestamp) {
+      writers[channel].write(new Watermark(timestamp));
+      return this;
+    }
+
+    Gate idle(int channel) {
+      writers[channel].write(IdleStatus.IDLE);
+      return this;
+    }
+
     Gate end(int channel) {
       writers[channel].write(EndOfInput.INSTANCE);
       return this;
@@ -241,6 +414,7 @@ class GateInputAlignmentTest {
     /** Steps the input until it has nothing to do. */
     void run() {
       for (int i = 0; i < 100_000; i++) {
+        task.firePendingWatermarks(); // as the task's loop does between two steps
         int r = input.step();
         if (r == TaskInput.END) {
           ended = true;

@@ -321,7 +321,7 @@ class GateInputUnalignedTest {
         }
       });
       input = new GateInput(gate, channels.clone(), heads, new int[n], new boolean[n], true,
-          new GateInput.Unaligned(timeoutNanos, new io.tributary.stream.KeySelector[n], 128));
+          new GateInput.Unaligned(timeoutNanos, new io.tributary.stream.KeySelector[n], 128), 0);
       input.clock(() -> now);
       task = new StreamTask("unaligned", input, List.of(head), List.of(head), List.of(exchange), List.of(),
           new StreamTask.TaskListener() {
