@@ -11,7 +11,7 @@ import io.tributary.checkpoint.InFlightState;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.connect.SinkConnector;
-import io.tributary.connect.SinkWriter;
+import io.tributary.connectors.SlowSink;
 import io.tributary.connect.SourceConnector;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.SinkPlan;
@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -273,58 +272,7 @@ class UnalignedCheckpointIT {
 
     @Override
     public SinkConnector sink(SinkPlan plan) {
-      SinkConnector sink = sources.sink(plan);
-      return new SinkConnector() {
-        @Override
-        public SinkWriter open(int subtaskIndex, int parallelism) {
-          return slow(sink.open(subtaskIndex, parallelism));
-        }
-
-        @Override
-        public SinkWriter open(int subtaskIndex, int parallelism, long attempt) {
-          return slow(sink.open(subtaskIndex, parallelism, attempt));
-        }
-
-        @Override
-        public void commit(List<String> committables) {
-          sink.commit(committables);
-        }
-
-        @Override
-        public void recover(List<String> committables, int maxPreviousParallelism, long attempt) {
-          sink.recover(committables, maxPreviousParallelism, attempt);
-        }
-
-        @Override
-        public void close() {
-          sink.close();
-        }
-      };
-    }
-
-    private static SinkWriter slow(SinkWriter w) {
-      return new SinkWriter() {
-        @Override
-        public void write(Record record) {
-          LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
-          w.write(record);
-        }
-
-        @Override
-        public void commit() {
-          w.commit();
-        }
-
-        @Override
-        public String preCommit(long checkpointId) {
-          return w.preCommit(checkpointId);
-        }
-
-        @Override
-        public void close() {
-          w.close();
-        }
-      };
+      return new SlowSink(sources.sink(plan), 50);
     }
   }
 }

@@ -5,7 +5,7 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.connect.SinkConnector;
-import io.tributary.connect.SinkWriter;
+import io.tributary.connectors.SlowSink;
 import io.tributary.connect.SourceConnector;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.SinkPlan;
@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code tributary bench checkpoint --parts backpressure}: how long checkpoints take under heavy
@@ -164,58 +163,7 @@ final class BackpressureCheckpoints {
 
     @Override
     public SinkConnector sink(SinkPlan plan) {
-      SinkConnector sink = standard.sink(plan);
-      return new SinkConnector() {
-        @Override
-        public SinkWriter open(int subtaskIndex, int parallelism) {
-          return slow(sink.open(subtaskIndex, parallelism));
-        }
-
-        @Override
-        public SinkWriter open(int subtaskIndex, int parallelism, long attempt) {
-          return slow(sink.open(subtaskIndex, parallelism, attempt));
-        }
-
-        @Override
-        public void commit(List<String> committables) {
-          sink.commit(committables);
-        }
-
-        @Override
-        public void recover(List<String> committables, int maxPreviousParallelism, long attempt) {
-          sink.recover(committables, maxPreviousParallelism, attempt);
-        }
-
-        @Override
-        public void close() {
-          sink.close();
-        }
-      };
-    }
-
-    private static SinkWriter slow(SinkWriter w) {
-      return new SinkWriter() {
-        @Override
-        public void write(Record record) {
-          LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(SINK_MICROS));
-          w.write(record);
-        }
-
-        @Override
-        public void commit() {
-          w.commit();
-        }
-
-        @Override
-        public String preCommit(long checkpointId) {
-          return w.preCommit(checkpointId);
-        }
-
-        @Override
-        public void close() {
-          w.close();
-        }
-      };
+      return new SlowSink(standard.sink(plan), SINK_MICROS);
     }
   }
 }
