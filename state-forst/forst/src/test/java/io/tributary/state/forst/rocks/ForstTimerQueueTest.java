@@ -1,0 +1,216 @@
+package io.tributary.state.forst.rocks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.state.Key;
+import io.tributary.state.KeyGroupRange;
+import io.tributary.state.KeyGroups;
+import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.StateSnapshot;
+import io.tributary.state.TimerQueue;
+import io.tributary.state.ValueState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The timers of the forst backend against a model (a sorted set): random additions, removals and
+ * polls, many more timers per key group than its cache holds, snapshots, and restores at random
+ * parallelisms, sometimes in a fresh "process" with a wiped local disk.
+ */
+class ForstTimerQueueTest {
+  private static final int MAX_PARALLELISM = 8;
+  private static final Comparator<long[]> ORDER = Comparator.<long[]>comparingLong(t -> t[2])
+      .thenComparingLong(t -> t[0]).thenComparingLong(t -> t[1]);
+
+  @TempDir
+  Path tmp;
+
+  /** Live timers as {key, namespace, time}. */
+  private TreeSet<long[]> model = new TreeSet<>(ORDER);
+  private long watermark = Long.MIN_VALUE;
+
+  @Test
+  void timersComeOutByTimeOnceEach() {
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyedStateBackend b = env.factory.create("job", "op", new KeyGroupRange(0, MAX_PARALLELISM), MAX_PARALLELISM);
+      TimerQueue<Long> q = b.timerQueue("timers", TestCodecs.LONG);
+      assertThat(b.timerQueue("timers", TestCodecs.LONG)).isSameAs(q);
+      assertThat(q.peekTime()).isEqualTo(Long.MAX_VALUE);
+      q.add(Key.of("a"), 1L, 30);
+      q.add(Key.of("b"), 1L, 10);
+      q.add(Key.of("b"), 1L, 10); // again: no-op
+      q.add(Key.of("c"), 2L, -5);
+      q.remove(Key.of("c"), 2L, -5);
+      q.remove(Key.of("d"), 2L, 7); // absent: no-op
+      assertThat(q.size()).isEqualTo(2);
+      assertThat(q.peekTime()).isEqualTo(10);
+      assertThat(q.poll(9)).isNull();
+      assertThat(q.poll(10)).isEqualTo(new TimerQueue.Entry<>(Key.of("b"), 1L, 10));
+      assertThat(q.poll(Long.MAX_VALUE)).isEqualTo(new TimerQueue.Entry<>(Key.of("a"), 1L, 30));
+      assertThat(q.poll(Long.MAX_VALUE)).isNull();
+      b.close();
+    }
+  }
+
+  @Test
+  void timersLeaveTheKeyFilterAndStateAlone() {
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyedStateBackend b = env.factory.create("job", "op", new KeyGroupRange(0, MAX_PARALLELISM), MAX_PARALLELISM);
+      ValueState<Long> v = b.valueState("v", TestCodecs.LONG);
+      TimerQueue<Long> q = b.timerQueue("timers", TestCodecs.LONG);
+      for (long k = 0; k < 2000; k++) {
+        q.add(Key.of(k), k, k);
+        b.setCurrentKey(Key.of(k));
+        v.update(k);
+      }
+      for (long k = 0; k < 2000; k += 7) {
+        b.setCurrentKey(Key.of(k));
+        assertThat(v.value()).isEqualTo(k);
+      }
+      assertThat(q.size()).isEqualTo(2000);
+      b.close();
+    }
+  }
+
+  @Test
+  void aKeyOfAnotherSubtaskIsRefused() {
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyedStateBackend b = env.factory.create("job", "op", KeyGroups.rangeFor(MAX_PARALLELISM, 2, 0),
+          MAX_PARALLELISM);
+      Key other = key(b, false);
+      assertThatThrownBy(() -> b.timerQueue("t", TestCodecs.LONG).add(other, 1L, 1))
+          .isInstanceOf(IllegalArgumentException.class);
+      b.close();
+    }
+  }
+
+  private static Key key(KeyedStateBackend b, boolean owned) {
+    for (long k = 0; ; k++) {
+      if (b.keyGroupRange().contains(Key.of(k).keyGroup(MAX_PARALLELISM)) == owned) {
+        return Key.of(k);
+      }
+    }
+  }
+
+  @Test
+  void rescalingOneTwoFourThreeMatchesTheModel() throws Exception {
+    run(7L, new int[] {1, 2, 4, 3});
+  }
+
+  @Test
+  void randomRunsMatchTheModel() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("ForstTimerQueueTest seed = " + seed);
+    Random r = new Random(seed);
+    int[] parallelisms = new int[4];
+    for (int i = 0; i < parallelisms.length; i++) {
+      parallelisms[i] = 1 + r.nextInt(4);
+    }
+    run(seed, parallelisms);
+  }
+
+  private void run(long seed, int[] parallelisms) throws Exception {
+    Random r = new Random(seed);
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      List<StateSnapshot> latest = List.of();
+      TreeSet<long[]> saved = new TreeSet<>(ORDER);
+      long savedWatermark = watermark;
+      long checkpoint = 0;
+      for (int p : parallelisms) {
+        if (r.nextBoolean()) {
+          env.restartWipingLocalDisk();
+        }
+        List<KeyedStateBackend> tasks = new ArrayList<>();
+        for (int i = 0; i < p; i++) {
+          tasks.add(env.factory.restore("job", "op", KeyGroups.rangeFor(MAX_PARALLELISM, p, i), MAX_PARALLELISM,
+              latest));
+        }
+        for (int round = 0; round < 3; round++) {
+          mutate(tasks, r, 3000);
+          if (round < 2) {
+            latest = new ArrayList<>();
+            checkpoint++;
+            for (KeyedStateBackend b : tasks) {
+              latest.add(b.snapshot(checkpoint).get());
+            }
+            saved = new TreeSet<>(model);
+            savedWatermark = watermark;
+          }
+        }
+        tasks.forEach(KeyedStateBackend::close);
+        model = new TreeSet<>(saved);
+        watermark = savedWatermark;
+      }
+    }
+  }
+
+  /** Adds, removes and polls (the watermark moving up slowly) on every task, checking each poll. */
+  private void mutate(List<KeyedStateBackend> tasks, Random r, int ops) {
+    int p = tasks.size();
+    for (int i = 0; i < ops; i++) {
+      int op = r.nextInt(20);
+      if (op < 12) {
+        long[] t = {r.nextInt(300), r.nextInt(3), watermark + 1 + r.nextInt(2000)};
+        queue(tasks, p, t[0]).add(Key.of(t[0]), t[1], t[2]);
+        model.add(t);
+      } else if (op < 15) {
+        long[] t = r.nextBoolean() && !model.isEmpty() ? pick(r)
+            : new long[] {r.nextInt(300), r.nextInt(3), watermark + r.nextInt(2000)};
+        queue(tasks, p, t[0]).remove(Key.of(t[0]), t[1], t[2]);
+        model.remove(t);
+      } else {
+        watermark = Math.max(watermark, (model.isEmpty() ? 0 : model.first()[2]) + r.nextInt(20));
+        for (int s = 0; s < p; s++) {
+          pollAll(tasks.get(s), s, p);
+        }
+      }
+    }
+    for (int s = 0; s < p; s++) {
+      TimerQueue<Long> q = tasks.get(s).timerQueue("timers", TestCodecs.LONG);
+      List<long[]> mine = owned(s, p);
+      assertThat(q.size()).isEqualTo(mine.size());
+      assertThat(q.peekTime()).isEqualTo(mine.isEmpty() ? Long.MAX_VALUE : mine.get(0)[2]);
+    }
+  }
+
+  private void pollAll(KeyedStateBackend b, int subtask, int p) {
+    TimerQueue<Long> q = b.timerQueue("timers", TestCodecs.LONG);
+    List<long[]> due = owned(subtask, p).stream().filter(t -> t[2] <= watermark).toList();
+    for (long[] expected : due) {
+      TimerQueue.Entry<Long> e = q.poll(watermark);
+      assertThat(e).as("a due timer").isNotNull();
+      assertThat(e.time()).isEqualTo(expected[2]);
+      long[] got = {(Long) e.key().get(0), e.namespace(), e.time()};
+      assertThat(model.remove(got)).as("timer %s was live", e).isTrue();
+    }
+    assertThat(q.poll(watermark)).isNull();
+  }
+
+  private List<long[]> owned(int subtask, int p) {
+    List<long[]> out = new ArrayList<>();
+    for (long[] t : model) {
+      if (KeyGroups.subtaskFor(Key.of(t[0]).keyGroup(MAX_PARALLELISM), MAX_PARALLELISM, p) == subtask) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  private long[] pick(Random r) {
+    long[] probe = {0, 0, watermark + r.nextInt(2000)};
+    long[] t = model.ceiling(probe);
+    return t == null ? model.first() : t;
+  }
+
+  private static TimerQueue<Long> queue(List<KeyedStateBackend> tasks, int p, long key) {
+    int s = KeyGroups.subtaskFor(Key.of(key).keyGroup(MAX_PARALLELISM), MAX_PARALLELISM, p);
+    return tasks.get(s).timerQueue("timers", TestCodecs.LONG);
+  }
+}
