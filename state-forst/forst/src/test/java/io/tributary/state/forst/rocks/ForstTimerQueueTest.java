@@ -100,6 +100,40 @@ class ForstTimerQueueTest {
   }
 
   @Test
+  void manyMoreTimersThanTheCachesHoldSurviveARestoreAtAnotherParallelism() throws Exception {
+    Random r = new Random(11);
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyedStateBackend one = env.factory.create("job", "op", new KeyGroupRange(0, MAX_PARALLELISM), MAX_PARALLELISM);
+      List<KeyedStateBackend> tasks = List.of(one);
+      for (int i = 0; i < 20_000; i++) {
+        long[] t = {r.nextInt(5000), r.nextInt(3), r.nextInt(1_000_000)};
+        queue(tasks, 1, t[0]).add(Key.of(t[0]), t[1], t[2]);
+        model.add(t);
+        if (i % 3 == 0) {
+          long[] gone = pick(r);
+          queue(tasks, 1, gone[0]).remove(Key.of(gone[0]), gone[1], gone[2]);
+          model.remove(gone);
+        }
+      }
+      watermark = 300_000;
+      pollAll(one, 0, 1);
+      List<StateSnapshot> snapshot = List.of(one.snapshot(1).get());
+      one.close();
+      List<KeyedStateBackend> two = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        two.add(env.factory.restore("job", "op", KeyGroups.rangeFor(MAX_PARALLELISM, 2, i), MAX_PARALLELISM,
+            snapshot));
+      }
+      mutate(two, r, 2000);
+      watermark = Long.MAX_VALUE;
+      pollAll(two.get(0), 0, 2);
+      pollAll(two.get(1), 1, 2);
+      assertThat(model).isEmpty();
+      two.forEach(KeyedStateBackend::close);
+    }
+  }
+
+  @Test
   void rescalingOneTwoFourThreeMatchesTheModel() throws Exception {
     run(7L, new int[] {1, 2, 4, 3});
   }
