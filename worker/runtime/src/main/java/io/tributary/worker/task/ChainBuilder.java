@@ -24,8 +24,8 @@ import io.tributary.worker.aggregate.GroupAggregateOperator;
 import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.state.LongCodec;
-import io.tributary.worker.timer.HeapTimerService;
 import io.tributary.worker.topn.TopNOperator;
+import io.tributary.worker.timer.TaskTimers;
 import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
 import java.util.ArrayList;
@@ -128,7 +128,7 @@ final class ChainBuilder {
     }
     ChainNode node = new ChainNode(op, operator, subtask);
     if (state != null) {
-      node.timers = new HeapTimerService(state);
+      node.timers = TaskTimers.of(state, timerNamespaces); // in the backend when it keeps timers (forst)
       node.timerNamespaces = timerNamespaces;
     }
     if (restore != null) {

@@ -392,12 +392,16 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * {@inheritDoc}
    *
    * <p>The timers live in the shards next to the state ({@link ForstTimerQueue}): they snapshot,
-   * restore and rescale with it, and only the earliest few of each key group are on the heap.
+   * restore and rescale with it, and only the earliest few of each key group are on the heap. Null
+   * when the configuration keeps timers out of the state ({@link ForstConfig#timersInState()}).
    */
   @Override
   @SuppressWarnings("unchecked")
   public <N> io.tributary.state.TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec) {
     checkOpen();
+    if (!env.config.timersInState()) {
+      return null;
+    }
     return (io.tributary.state.TimerQueue<N>) timerQueues.computeIfAbsent(name,
         n -> new ForstTimerQueue<>(this, n, namespaceCodec));
   }

@@ -18,7 +18,7 @@ import org.rocksdb.RocksIterator;
  *
  * <p>A timer is one RocksDB entry with an empty value in the shard of its key's group:
  * {@code 0xffffffff | queue id (4 bytes) | time (8 bytes, big-endian, sign bit flipped) | varint
- * length of the key | key bytes | namespace bytes}. The queue id is the murmur3 hash of the queue's
+ * length of the key | key bytes | namespace (a presence byte, then the codec's form)}. The queue id is the murmur3 hash of the queue's
  * name; no state has the state id {@code 0xffffffff} ({@link ForstKeyedStateBackend} refuses such a
  * name). So a shard's timers of a queue are one key range ordered by time, and they snapshot,
  * restore (lazily, per key group) and rescale exactly as the state does: nothing of them is kept
@@ -267,7 +267,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     key.writeVarInt(kb.length);
     key.write(kb);
     try {
-      namespaceCodec.write(namespace, key);
+      key.writeBoolean(namespace != null);
+      if (namespace != null) {
+        namespaceCodec.write(namespace, key);
+      }
     } catch (IOException e) {
       throw new ForstStateException("timers '" + name + "' cannot encode a namespace", e);
     }
@@ -282,7 +285,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       int at = in.position();
       Key k = Key.fromBytes(Arrays.copyOfRange(entry, at, at + len));
       in.reset(entry, at + len, entry.length - at - len);
-      return new Entry<>(k, namespaceCodec.read(in), time);
+      return new Entry<>(k, in.readBoolean() ? namespaceCodec.read(in) : null, time);
     } catch (IOException | RuntimeException e) {
       throw new ForstStateException("timers '" + name + "' cannot decode a timer", e);
     }

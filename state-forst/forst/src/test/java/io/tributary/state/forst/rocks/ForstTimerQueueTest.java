@@ -134,6 +134,39 @@ class ForstTimerQueueTest {
   }
 
   @Test
+  void aRestoredKeyGroupIsReadWhenFirstUsedAndAllOfThemWhenTheEarliestTimeIsAskedFor() throws Exception {
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyGroupRange all = new KeyGroupRange(0, MAX_PARALLELISM);
+      KeyedStateBackend b = env.factory.create("job", "op", all, MAX_PARALLELISM);
+      TimerQueue<Long> q = b.timerQueue("timers", TestCodecs.LONG);
+      for (long k = 0; k < 100; k++) {
+        q.add(Key.of(k), null, 1000 - k);
+      }
+      List<StateSnapshot> snapshot = List.of(b.snapshot(1).get());
+      b.close();
+      long opened = env.factory.metrics().shardsOpened();
+
+      KeyedStateBackend restored = env.factory.restore("job", "op", all, MAX_PARALLELISM, snapshot);
+      TimerQueue<Long> r = restored.timerQueue("timers", TestCodecs.LONG);
+      assertThat(env.factory.metrics().shardsOpened()).as("restore opens nothing").isEqualTo(opened);
+      r.add(Key.of(7L), 3L, 5);
+      r.remove(Key.of(8L), null, 1000 - 8);
+      int groups = Key.of(7L).keyGroup(MAX_PARALLELISM) == Key.of(8L).keyGroup(MAX_PARALLELISM) ? 1 : 2;
+      assertThat(env.factory.metrics().shardsOpened()).as("only the key groups used").isEqualTo(opened + groups);
+      assertThat(r.peekTime()).isEqualTo(5);
+      assertThat(env.factory.metrics().shardsOpened()).isEqualTo(opened + MAX_PARALLELISM);
+      assertThat(r.poll(5)).isEqualTo(new TimerQueue.Entry<>(Key.of(7L), 3L, 5));
+      List<Long> times = new ArrayList<>();
+      for (TimerQueue.Entry<Long> e; (e = r.poll(Long.MAX_VALUE)) != null; ) {
+        assertThat(e.namespace()).isNull();
+        times.add(e.time());
+      }
+      assertThat(times).hasSize(99).isSorted().doesNotContain(1000L - 8);
+      restored.close();
+    }
+  }
+
+  @Test
   void rescalingOneTwoFourThreeMatchesTheModel() throws Exception {
     run(7L, new int[] {1, 2, 4, 3});
   }
