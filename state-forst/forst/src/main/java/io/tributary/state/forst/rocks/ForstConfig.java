@@ -25,8 +25,9 @@ import java.util.Objects;
  *     logs grow long; on by default. Off: every snapshot materializes every changed shard
  * @param timersInState whether backends keep event-time timers in their shards ({@link
  *     ForstTimerQueue}); on by default. Off: {@code timerQueue} returns null and the caller keeps
- *     timers on the heap, as before there were forst timers (for comparison). A job's timers do not
- *     move between the two: restore a job only with the setting its checkpoint was taken with
+ *     timers on the heap, as before there were forst timers (for comparison). Heap timers of a
+ *     checkpoint move into the backend when it is restored with the setting on; timers in the
+ *     backend are not seen with it off: do not restore such a checkpoint so
  */
 public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
     long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore, boolean changeLog,
