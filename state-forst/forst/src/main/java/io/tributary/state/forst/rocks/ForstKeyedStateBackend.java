@@ -402,8 +402,15 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     if (!env.config.timersInState()) {
       return null;
     }
+    return timerQueue(name, namespaceCodec, ForstTimerQueue.cacheSizeFor(range.size()));
+  }
+
+  /** The timer queue {@code name}, created with {@code cacheSize} timers cached per key group (tests). */
+  @SuppressWarnings("unchecked")
+  <N> io.tributary.state.TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec, int cacheSize) {
+    checkOpen();
     return (io.tributary.state.TimerQueue<N>) timerQueues.computeIfAbsent(name,
-        n -> new ForstTimerQueue<>(this, n, namespaceCodec));
+        n -> new ForstTimerQueue<>(this, n, namespaceCodec, cacheSize));
   }
 
   @SuppressWarnings("unchecked")
@@ -464,11 +471,14 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * the work spreads over snapshots, and beyond that as many as keep the logs within
    * {@link #LOG_BUDGET}. A shard whose log overflowed, or whose earlier upload failed, is
    * materialized at once. Key groups without any state (never written, never restored) are
-   * absent from the result.
+   * absent from the result. Timers cached on the heap and not written yet are written first.
    */
   @Override
   public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
     checkOpen();
+    for (ForstTimerQueue<?> q : timerQueues.values()) {
+      q.flush(); // the timers cached on the heap only: the snapshot holds every timer
+    }
     List<SnapshotWriter.Taken> taken = new ArrayList<>();
     List<SnapshotWriter.Logged> logged = new ArrayList<>();
     List<SnapshotWriter.Reused> reused = new ArrayList<>();

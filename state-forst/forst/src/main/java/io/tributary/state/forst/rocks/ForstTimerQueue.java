@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.rocksdb.RocksIterator;
 
@@ -24,26 +26,34 @@ import org.rocksdb.RocksIterator;
  * restore (lazily, per key group) and rescale exactly as the state does: nothing of them is kept
  * anywhere else.
  *
- * <p>On the heap, per key group used: a cache of its earliest timers (at most {@link #CACHE}, as
- * their entries' bytes, in RocksDB's order) and whether it holds all of them; and a set of the key
- * groups ordered by their earliest time. The
- * invariants: every timer of a group greater than the last of its cache is in RocksDB only, the
- * others are in both; a group's cache is empty only when the group has no timer. A registration
- * earlier than the last cached timer goes into the cache as well (pushing the last one out when it
- * is full); a deletion removes from RocksDB and the cache; a cache that empties is refilled from
- * RocksDB at once, seeking past the entry taken last (not over the tombstones of those before it). A key group restored and not used since is read (its shard opened, its first
- * timers listed) when it is first used, or when the earliest time is first asked for: then every
- * restored key group is, several shards being opened at once in the background.
+ * <p>On the heap, per key group used: a cache of its earliest timers (at most {@link #cacheSize}
+ * of them, as their entries' bytes, in RocksDB's order), each marked whether it is in RocksDB yet,
+ * and whether the cache holds all of the group's timers; and a set of the key groups ordered by
+ * their earliest time. The invariants: every timer of a group greater than the last of its cache
+ * is in RocksDB only; a cached timer is in RocksDB unless it is marked as not written yet; a
+ * group's cache is empty only when the group has no timer. A registration earlier than the last
+ * cached timer (or any, while the cache holds them all) goes into the cache only, unwritten,
+ * pushing the last cached timer out into RocksDB when the cache is full; a later one goes to
+ * RocksDB only. A deletion or a firing removes the timer from the cache, and from RocksDB unless
+ * it was not written yet; a cache that empties is refilled from RocksDB at once, seeking past the
+ * entry taken last (not over the tombstones of those before it). So a job whose timers fit in the
+ * caches never touches RocksDB for them but to write them down before a snapshot ({@link #flush},
+ * which {@link ForstKeyedStateBackend#snapshot} calls), and one with more timers than that keeps
+ * only the caches on the heap. A key group restored and not used since is read (its shard opened,
+ * its first timers listed) when it is first used, or when the earliest time is first asked for:
+ * then every restored key group is, several shards being opened at once in the background.
  *
- * <p>Every timer added is written to RocksDB (a put of an existing timer changes nothing), and
- * every timer removed deleted, except where the cache shows the timer is already held or absent.
- * Used by the task thread only, like the backend.
+ * <p>Used by the task thread only, like the backend.
  */
 final class ForstTimerQueue<N> implements TimerQueue<N> {
   /** The state id of every timer entry. */
   static final int KEY_MARK = 0xffffffff;
-  /** Timers cached per key group. */
-  static final int CACHE = 128;
+  /** Timers cached on the heap per backend at most (some 100 bytes each), within the bounds per key group below. */
+  static final int CACHE_BUDGET = 1 << 17;
+  /** Timers cached per key group at least. */
+  static final int MIN_CACHE = 16;
+  /** Timers cached per key group at most. */
+  static final int MAX_CACHE = 1024;
   private static final Comparator<byte[]> ENTRY_ORDER = Arrays::compareUnsigned;
   private static final byte[] NO_VALUE = new byte[0];
   private static final int PREFIX = 8;
@@ -60,8 +70,15 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   private final List<Integer> unread = new ArrayList<>();
   private final BytesOut key = new BytesOut(64);
   private final BytesIn in = new BytesIn();
+  /** Timers cached per key group. */
+  private final int cacheSize;
 
-  ForstTimerQueue(ForstKeyedStateBackend backend, String name, StateCodec<N> namespaceCodec) {
+  /** Timers cached per key group for a backend of {@code keyGroups} key groups. */
+  static int cacheSizeFor(int keyGroups) {
+    return Math.max(MIN_CACHE, Math.min(MAX_CACHE, CACHE_BUDGET / keyGroups));
+  }
+
+  ForstTimerQueue(ForstKeyedStateBackend backend, String name, StateCodec<N> namespaceCodec, int cacheSize) {
     this.backend = backend;
     this.name = name;
     this.namespaceCodec = namespaceCodec;
@@ -71,6 +88,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     p.writeInt(io.tributary.state.Murmur3.hash32(n, 0, n.length));
     this.prefix = p.toByteArray();
     this.groups = new Group[backend.keyGroupRange().size()];
+    this.cacheSize = cacheSize;
     for (int i = 0; i < groups.length; i++) {
       if (backend.restored(i)) {
         unread.add(i);
@@ -86,8 +104,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   /** One key group's cached head. */
   private static final class Group {
     final int index;
-    /** The earliest timers, as entries without the queue's prefix. */
-    final TreeSet<byte[]> cache = new TreeSet<>(ENTRY_ORDER);
+    /** The earliest timers, as entries without the queue's prefix, each with whether it is not in RocksDB yet. */
+    final TreeMap<byte[], Boolean> cache = new TreeMap<>(ENTRY_ORDER);
+    /** Cached timers not in RocksDB yet. */
+    int unwritten;
     /** Whether the cache holds every timer of the group. */
     boolean complete;
     /** The time of the first cached timer: its position in {@link #heads}. */
@@ -105,19 +125,24 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     int index = backend.indexOf(k);
     Group g = group(index);
     byte[] entry = encode(k, namespace, time);
-    if (g.cache.contains(entry)) {
+    if (g.cache.containsKey(entry)) {
       return;
     }
-    Shard shard = backend.shardAt(index);
-    shard.put(key.array(), key.size(), NO_VALUE, 0);
-    if (g.complete || ENTRY_ORDER.compare(entry, g.cache.last()) < 0) {
-      g.cache.add(entry);
-      if (g.cache.size() > CACHE) {
-        g.cache.pollLast(); // in RocksDB only now, beyond the last cached
-        g.complete = false;
-      }
-      reposition(g);
+    if (!g.complete && ENTRY_ORDER.compare(entry, g.cache.lastKey()) > 0) {
+      backend.shardAt(index).put(key.array(), key.size(), NO_VALUE, 0); // beyond the cache: in RocksDB only
+      return;
     }
+    g.cache.put(entry, Boolean.TRUE);
+    g.unwritten++;
+    if (g.cache.size() > cacheSize) {
+      Map.Entry<byte[], Boolean> last = g.cache.pollLastEntry();
+      g.complete = false;
+      if (last.getValue()) {
+        g.unwritten--;
+        write(index, last.getKey());
+      }
+    }
+    reposition(g);
   }
 
   @Override
@@ -128,14 +153,44 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     }
     Group g = group(index);
     byte[] entry = encode(k, namespace, time);
-    boolean cached = g.cache.remove(entry);
-    if (!cached && (g.complete || ENTRY_ORDER.compare(entry, g.cache.last()) < 0)) {
-      return; // not held
+    Boolean unwritten = g.cache.remove(entry);
+    if (unwritten == null) {
+      if (!g.complete && ENTRY_ORDER.compare(entry, g.cache.lastKey()) > 0) {
+        backend.shardAt(index).delete(key.array(), key.size()); // beyond the cache: maybe in RocksDB
+      }
+      return;
     }
-    backend.shardAt(index).delete(key.array(), key.size());
-    if (cached) {
-      taken(g, entry);
+    if (unwritten) {
+      g.unwritten--;
+    } else {
+      backend.shardAt(index).delete(key.array(), key.size());
     }
+    taken(g, entry);
+  }
+
+  /**
+   * Writes every cached timer not in RocksDB yet to RocksDB: before a snapshot of the backend, so
+   * that the snapshot holds every timer and the caches can be read back from RocksDB after a restore.
+   */
+  void flush() {
+    for (Group g : groups) {
+      if (g == null || g.unwritten == 0) {
+        continue;
+      }
+      for (Map.Entry<byte[], Boolean> e : g.cache.entrySet()) {
+        if (e.getValue()) {
+          write(g.index, e.getKey());
+          e.setValue(Boolean.FALSE);
+        }
+      }
+      g.unwritten = 0;
+    }
+  }
+
+  /** Puts the timer {@code entry} into the shard of group {@code index}. */
+  private void write(int index, byte[] entry) {
+    withPrefix(entry);
+    backend.shardAt(index).put(key.array(), key.size(), NO_VALUE, 0);
   }
 
   @Override
@@ -151,11 +206,14 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       return null;
     }
     Group g = heads.first();
-    byte[] entry = g.cache.pollFirst();
-    key.truncate(0);
-    key.write(prefix);
-    key.write(entry);
-    backend.shardAt(g.index).delete(key.array(), key.size());
+    Map.Entry<byte[], Boolean> first = g.cache.pollFirstEntry();
+    byte[] entry = first.getKey();
+    if (first.getValue()) {
+      g.unwritten--;
+    } else {
+      withPrefix(entry);
+      backend.shardAt(g.index).delete(key.array(), key.size());
+    }
     taken(g, entry);
     return decode(entry);
   }
@@ -163,7 +221,8 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   /** After {@code entry}, which was cached, left the cache of {@code g}: refills it if it emptied. */
   private void taken(Group g, byte[] entry) {
     if (g.cache.isEmpty() && !g.complete) {
-      refill(g, withPrefix(entry)); // everything not cached is beyond it, past the tombstones before it
+      withPrefix(entry);
+      refill(g, Arrays.copyOf(key.array(), key.size())); // everything not cached is beyond it: past the tombstones before it
     }
     reposition(g);
   }
@@ -172,6 +231,9 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   @Override
   public long size() {
     long n = 0;
+    for (Group g : groups) {
+      n += g == null ? 0 : g.unwritten;
+    }
     for (int i = 0; i < groups.length; i++) {
       Shard shard = backend.shardIfAny(i);
       if (shard == null) {
@@ -225,12 +287,12 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     }
     try (RocksIterator it = shard.iterator()) {
       it.seek(from);
-      while (it.isValid() && g.cache.size() < CACHE) {
+      while (it.isValid() && g.cache.size() < cacheSize) {
         byte[] k = it.key();
         if (!startsWithPrefix(k)) {
           break;
         }
-        g.cache.add(Arrays.copyOfRange(k, PREFIX, k.length));
+        g.cache.put(Arrays.copyOfRange(k, PREFIX, k.length), Boolean.FALSE);
         it.next();
       }
       g.complete = !it.isValid() || !startsWithPrefix(it.key());
@@ -244,7 +306,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   /** Moves {@code g} in {@link #heads} to its cache's earliest time (out of it when empty). */
   private void reposition(Group g) {
     boolean listed = !g.cache.isEmpty();
-    long time = listed ? timeOf(g.cache.first()) : Long.MAX_VALUE;
+    long time = listed ? timeOf(g.cache.firstKey()) : Long.MAX_VALUE;
     if (listed == g.listed && time == g.headTime) {
       return;
     }
@@ -299,10 +361,11 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     return v ^ Long.MIN_VALUE;
   }
 
-  private byte[] withPrefix(byte[] entry) {
-    byte[] k = Arrays.copyOf(prefix, PREFIX + entry.length);
-    System.arraycopy(entry, 0, k, PREFIX, entry.length);
-    return k;
+  /** Builds the full RocksDB key of the timer {@code entry} in {@link #key}. */
+  private void withPrefix(byte[] entry) {
+    key.truncate(0);
+    key.write(prefix);
+    key.write(entry);
   }
 
   private boolean startsWithPrefix(byte[] k) {

@@ -32,6 +32,8 @@ class ForstTimerQueueTest {
   @TempDir
   Path tmp;
 
+  /** Timers cached per key group; 0: as the backend chooses. */
+  private int cacheSize;
   /** Live timers as {key, namespace, time}. */
   private TreeSet<long[]> model = new TreeSet<>(ORDER);
   private long watermark = Long.MIN_VALUE;
@@ -172,10 +174,17 @@ class ForstTimerQueueTest {
   }
 
   @Test
+  void withTinyCachesRescalingMatchesTheModel() throws Exception {
+    cacheSize = 3;
+    run(8L, new int[] {1, 3, 2, 4});
+  }
+
+  @Test
   void randomRunsMatchTheModel() throws Exception {
     long seed = System.nanoTime();
     System.out.println("ForstTimerQueueTest seed = " + seed);
     Random r = new Random(seed);
+    cacheSize = r.nextBoolean() ? 0 : 1 + r.nextInt(8);
     int[] parallelisms = new int[4];
     for (int i = 0; i < parallelisms.length; i++) {
       parallelisms[i] = 1 + r.nextInt(4);
@@ -185,7 +194,7 @@ class ForstTimerQueueTest {
 
   private void run(long seed, int[] parallelisms) throws Exception {
     Random r = new Random(seed);
-    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+    try (ForstTestEnv env = new ForstTestEnv(tmp, cacheSize > 0 ? 0 : ForstConfig.DEFAULT_STATE_CACHE_ENTRIES)) {
       List<StateSnapshot> latest = List.of();
       TreeSet<long[]> saved = new TreeSet<>(ORDER);
       long savedWatermark = watermark;
@@ -240,7 +249,7 @@ class ForstTimerQueueTest {
       }
     }
     for (int s = 0; s < p; s++) {
-      TimerQueue<Long> q = tasks.get(s).timerQueue("timers", TestCodecs.LONG);
+      TimerQueue<Long> q = queue(tasks.get(s));
       List<long[]> mine = owned(s, p);
       assertThat(q.size()).isEqualTo(mine.size());
       assertThat(q.peekTime()).isEqualTo(mine.isEmpty() ? Long.MAX_VALUE : mine.get(0)[2]);
@@ -248,7 +257,7 @@ class ForstTimerQueueTest {
   }
 
   private void pollAll(KeyedStateBackend b, int subtask, int p) {
-    TimerQueue<Long> q = b.timerQueue("timers", TestCodecs.LONG);
+    TimerQueue<Long> q = queue(b);
     List<long[]> due = owned(subtask, p).stream().filter(t -> t[2] <= watermark).toList();
     for (long[] expected : due) {
       TimerQueue.Entry<Long> e = q.poll(watermark);
@@ -276,8 +285,13 @@ class ForstTimerQueueTest {
     return t == null ? model.first() : t;
   }
 
-  private static TimerQueue<Long> queue(List<KeyedStateBackend> tasks, int p, long key) {
+  private TimerQueue<Long> queue(List<KeyedStateBackend> tasks, int p, long key) {
     int s = KeyGroups.subtaskFor(Key.of(key).keyGroup(MAX_PARALLELISM), MAX_PARALLELISM, p);
-    return tasks.get(s).timerQueue("timers", TestCodecs.LONG);
+    return queue(tasks.get(s));
+  }
+
+  private TimerQueue<Long> queue(KeyedStateBackend b) {
+    return cacheSize > 0 ? ((ForstKeyedStateBackend) b).timerQueue("timers", TestCodecs.LONG, cacheSize)
+        : b.timerQueue("timers", TestCodecs.LONG);
   }
 }
