@@ -27,8 +27,9 @@ import org.rocksdb.RocksIterator;
  * anywhere else.
  *
  * <p>On the heap, per key group used: a cache of its earliest timers (at most {@link #cacheSize}
- * of them, as their entries' bytes, in RocksDB's order), each marked whether it is in RocksDB yet,
- * and whether the cache holds all of the group's timers; and a set of the key groups ordered by
+ * of them, as their entries' bytes, in RocksDB's order), each marked whether it is in RocksDB yet
+ * (and, when registered through this queue, with its key and namespace objects, handed out again
+ * when it fires), and whether the cache holds all of the group's timers; and a set of the key groups ordered by
  * their earliest time. The invariants: every timer of a group greater than the last of its cache
  * is in RocksDB only; a cached timer is in RocksDB unless it is marked as not written yet; a
  * group's cache is empty only when the group has no timer. A registration earlier than the last
@@ -62,10 +63,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   private final String name;
   private final StateCodec<N> namespaceCodec;
   private final byte[] prefix;
-  private final Group[] groups;
+  private final Group<N>[] groups;
   /** Groups with timers, by earliest time. */
-  private final TreeSet<Group> heads = new TreeSet<>(
-      Comparator.<Group>comparingLong(g -> g.headTime).thenComparingInt(g -> g.index));
+  private final TreeSet<Group<N>> heads = new TreeSet<>(
+      Comparator.<Group<N>>comparingLong(g -> g.headTime).thenComparingInt(g -> g.index));
   /** Indexes of restored groups not read yet. */
   private final List<Integer> unread = new ArrayList<>();
   private final BytesOut key = new BytesOut(64);
@@ -87,7 +88,9 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     p.writeInt(KEY_MARK);
     p.writeInt(io.tributary.state.Murmur3.hash32(n, 0, n.length));
     this.prefix = p.toByteArray();
-    this.groups = new Group[backend.keyGroupRange().size()];
+    @SuppressWarnings("unchecked")
+    Group<N>[] none = new Group[backend.keyGroupRange().size()];
+    this.groups = none;
     this.cacheSize = cacheSize;
     for (int i = 0; i < groups.length; i++) {
       if (backend.restored(i)) {
@@ -101,11 +104,19 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     return keyLen >= 4 && key[0] == -1 && key[1] == -1 && key[2] == -1 && key[3] == -1;
   }
 
+  /**
+   * A cached timer: whether it is not in RocksDB yet, and its key and namespace as registered
+   * (handed out again when it fires, as the heap timers do); null when read from RocksDB.
+   */
+  private record Cached<N>(boolean unwritten, Key key, N namespace) {
+    static final Cached<?> WRITTEN = new Cached<>(false, null, null);
+  }
+
   /** One key group's cached head. */
-  private static final class Group {
+  private static final class Group<N> {
     final int index;
-    /** The earliest timers, as entries without the queue's prefix, each with whether it is not in RocksDB yet. */
-    final TreeMap<byte[], Boolean> cache = new TreeMap<>(ENTRY_ORDER);
+    /** The earliest timers, as entries without the queue's prefix. */
+    final TreeMap<byte[], Cached<N>> cache = new TreeMap<>(ENTRY_ORDER);
     /** Cached timers not in RocksDB yet. */
     int unwritten;
     /** Whether the cache holds every timer of the group. */
@@ -123,7 +134,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   @Override
   public void add(Key k, N namespace, long time) {
     int index = backend.indexOf(k);
-    Group g = group(index);
+    Group<N> g = group(index);
     byte[] entry = encode(k, namespace, time);
     if (g.cache.containsKey(entry)) {
       return;
@@ -132,12 +143,12 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       backend.shardAt(index).put(key.array(), key.size(), NO_VALUE, 0); // beyond the cache: in RocksDB only
       return;
     }
-    g.cache.put(entry, Boolean.TRUE);
+    g.cache.put(entry, new Cached<>(true, k, namespace));
     g.unwritten++;
     if (g.cache.size() > cacheSize) {
-      Map.Entry<byte[], Boolean> last = g.cache.pollLastEntry();
+      Map.Entry<byte[], Cached<N>> last = g.cache.pollLastEntry();
       g.complete = false;
-      if (last.getValue()) {
+      if (last.getValue().unwritten()) {
         g.unwritten--;
         write(index, last.getKey());
       }
@@ -151,16 +162,16 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     if (groups[index] == null && !backend.restored(index)) {
       return; // no timer was ever added to this group
     }
-    Group g = group(index);
+    Group<N> g = group(index);
     byte[] entry = encode(k, namespace, time);
-    Boolean unwritten = g.cache.remove(entry);
-    if (unwritten == null) {
+    Cached<N> cached = g.cache.remove(entry);
+    if (cached == null) {
       if (!g.complete && ENTRY_ORDER.compare(entry, g.cache.lastKey()) > 0) {
         backend.shardAt(index).delete(key.array(), key.size()); // beyond the cache: maybe in RocksDB
       }
       return;
     }
-    if (unwritten) {
+    if (cached.unwritten()) {
       g.unwritten--;
     } else {
       backend.shardAt(index).delete(key.array(), key.size());
@@ -173,14 +184,15 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
    * that the snapshot holds every timer and the caches can be read back from RocksDB after a restore.
    */
   void flush() {
-    for (Group g : groups) {
+    for (Group<N> g : groups) {
       if (g == null || g.unwritten == 0) {
         continue;
       }
-      for (Map.Entry<byte[], Boolean> e : g.cache.entrySet()) {
-        if (e.getValue()) {
+      for (Map.Entry<byte[], Cached<N>> e : g.cache.entrySet()) {
+        Cached<N> c = e.getValue();
+        if (c.unwritten()) {
           write(g.index, e.getKey());
-          e.setValue(Boolean.FALSE);
+          e.setValue(new Cached<>(false, c.key(), c.namespace()));
         }
       }
       g.unwritten = 0;
@@ -205,21 +217,22 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     if (heads.isEmpty() || heads.first().headTime > maxTime) {
       return null;
     }
-    Group g = heads.first();
-    Map.Entry<byte[], Boolean> first = g.cache.pollFirstEntry();
+    Group<N> g = heads.first();
+    Map.Entry<byte[], Cached<N>> first = g.cache.pollFirstEntry();
     byte[] entry = first.getKey();
-    if (first.getValue()) {
+    Cached<N> cached = first.getValue();
+    if (cached.unwritten()) {
       g.unwritten--;
     } else {
       withPrefix(entry);
       backend.shardAt(g.index).delete(key.array(), key.size());
     }
     taken(g, entry);
-    return decode(entry);
+    return cached.key() != null ? new Entry<>(cached.key(), cached.namespace(), timeOf(entry)) : decode(entry);
   }
 
   /** After {@code entry}, which was cached, left the cache of {@code g}: refills it if it emptied. */
-  private void taken(Group g, byte[] entry) {
+  private void taken(Group<N> g, byte[] entry) {
     if (g.cache.isEmpty() && !g.complete) {
       withPrefix(entry);
       refill(g, Arrays.copyOf(key.array(), key.size())); // everything not cached is beyond it: past the tombstones before it
@@ -231,7 +244,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   @Override
   public long size() {
     long n = 0;
-    for (Group g : groups) {
+    for (Group<N> g : groups) {
       n += g == null ? 0 : g.unwritten;
     }
     for (int i = 0; i < groups.length; i++) {
@@ -249,10 +262,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   }
 
   /** The group at {@code index}, its cache read from RocksDB if it was restored and not read yet. */
-  private Group group(int index) {
-    Group g = groups[index];
+  private Group<N> group(int index) {
+    Group<N> g = groups[index];
     if (g == null) {
-      g = new Group(index);
+      g = new Group<>(index);
       groups[index] = g;
       if (backend.restored(index)) {
         unread.remove(Integer.valueOf(index));
@@ -279,7 +292,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   }
 
   /** Fills the empty cache of {@code g} from RocksDB, from the entry {@code from} on. */
-  private void refill(Group g, byte[] from) {
+  private void refill(Group<N> g, byte[] from) {
     Shard shard = backend.shardIfAny(g.index);
     if (shard == null) {
       g.complete = true;
@@ -292,7 +305,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
         if (!startsWithPrefix(k)) {
           break;
         }
-        g.cache.put(Arrays.copyOfRange(k, PREFIX, k.length), Boolean.FALSE);
+        g.cache.put(Arrays.copyOfRange(k, PREFIX, k.length), written());
         it.next();
       }
       g.complete = !it.isValid() || !startsWithPrefix(it.key());
@@ -304,7 +317,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   }
 
   /** Moves {@code g} in {@link #heads} to its cache's earliest time (out of it when empty). */
-  private void reposition(Group g) {
+  private void reposition(Group<N> g) {
     boolean listed = !g.cache.isEmpty();
     long time = listed ? timeOf(g.cache.firstKey()) : Long.MAX_VALUE;
     if (listed == g.listed && time == g.headTime) {
@@ -359,6 +372,11 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       v = v << 8 | (entry[i] & 0xff);
     }
     return v ^ Long.MIN_VALUE;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <N> Cached<N> written() {
+    return (Cached<N>) Cached.WRITTEN;
   }
 
   /** Builds the full RocksDB key of the timer {@code entry} in {@link #key}. */
