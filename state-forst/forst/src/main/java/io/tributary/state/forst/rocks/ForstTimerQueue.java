@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.rocksdb.RocksIterator;
@@ -68,7 +69,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   private final TreeSet<Group<N>> heads = new TreeSet<>(
       Comparator.<Group<N>>comparingLong(g -> g.headTime).thenComparingInt(g -> g.index));
   /** Indexes of restored groups not read yet. */
-  private final List<Integer> unread = new ArrayList<>();
+  private final Set<Integer> unread = new LinkedHashSet<>();
   private final BytesOut key = new BytesOut(64);
   private final BytesIn in = new BytesIn();
   /** Timers cached per key group. */
@@ -268,7 +269,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       g = new Group<>(index);
       groups[index] = g;
       if (backend.restored(index)) {
-        unread.remove(Integer.valueOf(index));
+        unread.remove(index);
         refill(g, prefix);
         reposition(g);
       } else {
