@@ -68,9 +68,9 @@ final class NexmarkBench implements Callable<Integer> {
         }
       }
     }
-    generation.forEach((input, cost) -> System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11s %,12d %8s   generating %s alone%n",
+    generation.forEach((input, cost) -> System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11s %8s %,12d   generating %s alone%n",
         "gen", cost.records() / cost.wallSeconds(), cost.wallSeconds(), cost.cpuSeconds(), cost.cpuPerMillion(), "",
-        cost.records(), "", input));
+        "", cost.records(), input));
     Map<String, PlainLoop.Result> loops = new LinkedHashMap<>();
     for (WindowRun run : windowRuns) {
       if (!loops.containsKey(run.query())) {
@@ -115,22 +115,22 @@ final class NexmarkBench implements Callable<Integer> {
         included); CPU-s/M = CPU seconds per million events read (= CPU microseconds per event); net = CPU-s/M less
         that of generating the same events alone (the "gen" lines: the source connectors outside a job, one split);
         heap MiB = the most heap held right after a garbage collection during the run (the live heap it needed).""");
-    System.out.printf("%-22s %12s %8s %8s %9s %11s %12s %8s%n",
-        "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "results", "heap MiB");
+    System.out.printf("%-22s %12s %8s %8s %9s %11s %8s %12s%n",
+        "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "heap MiB", "results");
   }
 
   private static void printQuery(String q, String state, QueryRun.Figures f, GeneratedInput.Cost gen) {
     double perMillion = f.cpuSeconds() * 1e6 / gen.records();
-    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d %,8d%n", q + " " + state,
+    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,8d %,12d%n", q + " " + state,
         gen.records() / f.wallSeconds(), f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(),
-        f.results(), f.heapAfterGcBytes() >> 20);
+        f.heapAfterGcBytes() >> 20, f.results());
   }
 
   /** The plain loop's figures: the same work on the same records, generated beforehand. */
   private static void printLoop(String query, PlainLoop.Result loop) {
-    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d   plain Java loop, the same work on the same records"
+    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %8s %,12d   plain Java loop, the same work on the same records"
             + " generated beforehand (not timed)%n", "loop " + query, loop.eventsPerSecond(), loop.seconds(),
-        loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), loop.windowResults());
+        loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), "", loop.windowResults());
   }
 
   /** The query's cost against the plain loop's. */
