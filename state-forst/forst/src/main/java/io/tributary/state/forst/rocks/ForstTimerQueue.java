@@ -137,14 +137,13 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     int index = backend.indexOf(k);
     Group<N> g = group(index);
     byte[] entry = encode(k, namespace, time);
-    if (g.cache.containsKey(entry)) {
-      return;
-    }
     if (!g.complete && ENTRY_ORDER.compare(entry, g.cache.lastKey()) > 0) {
       backend.shardAt(index).put(key.array(), key.size(), NO_VALUE, 0); // beyond the cache: in RocksDB only
       return;
     }
-    g.cache.put(entry, new Cached<>(true, k, namespace));
+    if (g.cache.putIfAbsent(entry, new Cached<>(true, k, namespace)) != null) {
+      return; // held already
+    }
     g.unwritten++;
     if (g.cache.size() > cacheSize) {
       Map.Entry<byte[], Cached<N>> last = g.cache.pollLastEntry();
