@@ -46,7 +46,12 @@ final class BenchQueries {
    * query, {@code events} records of its one source.
    */
   static String spec(String name, long events, int parallelism, String stateBackend) {
-    return WINDOW_QUERIES.contains(name) ? NexmarkQueries.spec(name, events, parallelism, stateBackend)
+    return spec(name, events, parallelism, stateBackend, NexmarkQueries.Shape.DEFAULT);
+  }
+
+  /** The same, {@code keyed-window} of the given shape. */
+  static String spec(String name, long events, int parallelism, String stateBackend, NexmarkQueries.Shape shape) {
+    return WINDOW_QUERIES.contains(name) ? NexmarkQueries.spec(name, events, parallelism, stateBackend, shape)
         : NexmarkSql.spec(name, events, parallelism, stateBackend);
   }
 }

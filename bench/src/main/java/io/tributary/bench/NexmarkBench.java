@@ -36,6 +36,19 @@ final class NexmarkBench implements Callable<Integer> {
   @Option(names = "--warmup", defaultValue = "1000000", description = "events in an unmeasured first run (default ${DEFAULT-VALUE})")
   long warmup;
 
+  @Option(names = "--keys", defaultValue = "10000",
+      description = "keyed-window: keys of its records (default ${DEFAULT-VALUE})")
+  long keys;
+
+  @Option(names = "--window", defaultValue = "10s",
+      description = "keyed-window: size of its tumbling windows, e.g. 1h (default ${DEFAULT-VALUE}); open windows are"
+          + " about keys × (1 - e^(-window ms / keys)). With another shape than the default the plain loop is not run")
+  String window;
+
+  private NexmarkQueries.Shape shape() {
+    return new NexmarkQueries.Shape(keys, window);
+  }
+
   @Override
   public Integer call() throws Exception {
     List<String> names = BenchQueries.expand(queries); // unknown names fail before anything runs
@@ -45,19 +58,19 @@ final class NexmarkBench implements Callable<Integer> {
     List<WindowRun> windowRuns = new ArrayList<>();
     for (String state : stateBackends) {
       for (String q : names) {
-        String spec = BenchQueries.spec(q, events, parallelism, state);
+        String spec = BenchQueries.spec(q, events, parallelism, state, shape());
         GeneratedInput.Cost gen = generation.computeIfAbsent(GeneratedInput.describe(spec),
             d -> GeneratedInput.cost(spec));
         QueryRun.Figures f = QueryRun.run(spec, 0);
         printQuery(q, state, f, gen);
-        if (BenchQueries.WINDOW_QUERIES.contains(q)) {
+        if (BenchQueries.WINDOW_QUERIES.contains(q) && shape().equals(NexmarkQueries.Shape.DEFAULT)) {
           windowRuns.add(new WindowRun(q, state, f, gen));
         }
       }
     }
-    generation.forEach((input, cost) -> System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11s %,12d   generating %s alone%n",
+    generation.forEach((input, cost) -> System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11s %8s %,12d   generating %s alone%n",
         "gen", cost.records() / cost.wallSeconds(), cost.wallSeconds(), cost.cpuSeconds(), cost.cpuPerMillion(), "",
-        cost.records(), input));
+        "", cost.records(), input));
     Map<String, PlainLoop.Result> loops = new LinkedHashMap<>();
     for (WindowRun run : windowRuns) {
       if (!loops.containsKey(run.query())) {
@@ -79,10 +92,10 @@ final class NexmarkBench implements Callable<Integer> {
     long n = Math.min(warmup, events);
     for (String state : stateBackends) {
       for (String q : names) {
-        String spec = BenchQueries.spec(q, n, parallelism, state);
+        String spec = BenchQueries.spec(q, n, parallelism, state, shape());
         QueryRun.run(spec, 0);
         GeneratedInput.cost(spec);
-        if (BenchQueries.WINDOW_QUERIES.contains(q)) {
+        if (BenchQueries.WINDOW_QUERIES.contains(q) && shape().equals(NexmarkQueries.Shape.DEFAULT)) {
           PlainLoop.keyedTumbling(GeneratedInput.columns(q, n));
         }
       }
@@ -90,30 +103,34 @@ final class NexmarkBench implements Callable<Integer> {
   }
 
   private void printHeader() {
-    System.out.printf("nexmark: %,d events per run, parallelism %d, state %s, %d cores, load average %.2f%n",
+    System.out.printf("nexmark: %,d events per run, parallelism %d, state %s, %d cores, load average %.2f,"
+            + " max heap %,d MiB, keyed-window %,d keys, %s windows%n",
         events, parallelism, String.join(" and ", stateBackends), Runtime.getRuntime().availableProcessors(),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), Runtime.getRuntime().maxMemory() >> 20,
+        keys, window);
     System.out.println("""
         A query line is the whole job from its start to its end: its sources generating the events (each Nexmark
         table the events of its kind among the stream's first N), exchanges, operators, sinks. events/s = events its
         sources read per wall second; CPU = process CPU seconds of this JVM meanwhile (every thread, GC and JIT
         included); CPU-s/M = CPU seconds per million events read (= CPU microseconds per event); net = CPU-s/M less
-        that of generating the same events alone (the "gen" lines: the source connectors outside a job, one split).""");
-    System.out.printf("%-22s %12s %8s %8s %9s %11s %12s%n",
-        "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "results");
+        that of generating the same events alone (the "gen" lines: the source connectors outside a job, one split);
+        heap MiB = the most heap held right after a garbage collection during the run (the live heap it needed).""");
+    System.out.printf("%-22s %12s %8s %8s %9s %11s %8s %12s%n",
+        "query", "events/s", "wall s", "CPU s", "CPU-s/M", "net CPU-s/M", "heap MiB", "results");
   }
 
   private static void printQuery(String q, String state, QueryRun.Figures f, GeneratedInput.Cost gen) {
     double perMillion = f.cpuSeconds() * 1e6 / gen.records();
-    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d%n", q + " " + state, gen.records() / f.wallSeconds(),
-        f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(), f.results());
+    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,8d %,12d%n", q + " " + state,
+        gen.records() / f.wallSeconds(), f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(),
+        f.heapAfterGcBytes() >> 20, f.results());
   }
 
   /** The plain loop's figures: the same work on the same records, generated beforehand. */
   private static void printLoop(String query, PlainLoop.Result loop) {
-    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,12d   plain Java loop, the same work on the same records"
+    System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %8s %,12d   plain Java loop, the same work on the same records"
             + " generated beforehand (not timed)%n", "loop " + query, loop.eventsPerSecond(), loop.seconds(),
-        loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), loop.windowResults());
+        loop.cpuSeconds(), loop.cpuPerMillion(), loop.cpuPerMillion(), "", loop.windowResults());
   }
 
   /** The query's cost against the plain loop's. */

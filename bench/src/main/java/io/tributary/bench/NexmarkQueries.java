@@ -19,8 +19,7 @@ final class NexmarkQueries {
      * {@code datagen} records {@code {id, key, value, ts}}: {@value #KEYS} keys, one record a
      * millisecond of event time, default seed, event time {@code ts}.
      */
-    RECORDS("records: {type: datagen, count: %d, keys: " + Input.KEYS
-        + ", interval: 1ms, eventTime: {field: ts, maxOutOfOrderness: 0s}}");
+    RECORDS("records: {type: datagen, count: %d, keys: %d, interval: 1ms, eventTime: {field: ts, maxOutOfOrderness: 0s}}");
 
     /** The keys of the {@code datagen} input. */
     static final int KEYS = 10_000;
@@ -31,10 +30,19 @@ final class NexmarkQueries {
       this.source = source;
     }
 
-    /** The spec's source of {@code events} records. */
-    String source(long events) {
-      return String.format(source, events);
+    /** The spec's source of {@code events} records ({@code keys} of them for {@link #RECORDS}). */
+    String source(long events, long keys) {
+      return this == RECORDS ? String.format(source, events, keys) : String.format(source, events);
     }
+  }
+
+  /**
+   * The shape of {@code keyed-window}: keys of its input and the size of its tumbling windows
+   * (about {@code keys × (1 - e^(-window ms / keys))} windows are open at once, one record a
+   * millisecond). {@link #DEFAULT}: {@value Input#KEYS} keys, 10 s.
+   */
+  record Shape(long keys, String window) {
+    static final Shape DEFAULT = new Shape(Input.KEYS, "10s");
   }
 
   private record Query(Input input, String body) {}
@@ -85,10 +93,11 @@ final class NexmarkQueries {
         sinks: {out: {input: counts, type: blackhole}}
         """));
     QUERIES.put("keyed-window", new Query(Input.RECORDS, """
-        # keyed-window: per key of 10,000, 10 s tumbling count(*) and sum(value), one record a millisecond:
-        # about 1.6 records per key and window, so the cost is windows, timers and firing, not aggregation
+        # keyed-window: per key (of 10,000 unless --keys), tumbling count(*) and sum(value) (10 s unless --window),
+        # one record a millisecond: by default about 1.6 records per key and window, so the cost is windows,
+        # timers and firing, not aggregation
         operators:
-          - {id: windows, input: records, keyBy: [key], window: {type: tumbling, size: 10s}, aggregate: {n: "count(*)", total: "sum(value)"}}
+          - {id: windows, input: records, keyBy: [key], window: {type: tumbling, size: %WINDOW%}, aggregate: {n: "count(*)", total: "sum(value)"}}
         sinks: {out: {input: windows, type: blackhole}}
         """));
   }
@@ -145,12 +154,17 @@ final class NexmarkQueries {
 
   /** The whole spec of query {@code name} over {@code events} input records. */
   static String spec(String name, long events, int parallelism, String stateBackend) {
+    return spec(name, events, parallelism, stateBackend, Shape.DEFAULT);
+  }
+
+  /** The same, {@code keyed-window} of the given shape. */
+  static String spec(String name, long events, int parallelism, String stateBackend, Shape shape) {
     Query q = query(name);
     return "name: " + (q.input() == Input.BIDS ? "nexmark-" : "") + name + "\n"
         + "parallelism: " + parallelism + "\n"
         + "state: {backend: " + stateBackend + "}\n"
         + "sources:\n"
-        + "  " + q.input().source(events) + "\n"
-        + q.body();
+        + "  " + q.input().source(events, shape.keys()) + "\n"
+        + q.body().replace("%WINDOW%", shape.window());
   }
 }

@@ -48,8 +48,11 @@ final class QueryRun {
    */
   record Settings(String query, long events, int parallelism, String state, long checkpointMillis) {}
 
-  /** What a run measured. */
-  record Figures(double wallSeconds, double cpuSeconds, long results) {}
+  /**
+   * What a run measured; {@code heapAfterGcBytes}: the most heap held right after a collection
+   * during the run ({@link HeapWatch}).
+   */
+  record Figures(double wallSeconds, double cpuSeconds, long results, long heapAfterGcBytes) {}
 
   /** Runs the {@link NexmarkQueries} query once and measures it. */
   static Figures run(Settings s) throws InterruptedException {
@@ -86,13 +89,17 @@ final class QueryRun {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
-    try (LocalRun run = LocalRun.create(settings, options, store, new JobMaster.Events() {})) {
-      run.run();
+    long heap;
+    try (HeapWatch watch = new HeapWatch()) {
+      try (LocalRun run = LocalRun.create(settings, options, store, new JobMaster.Events() {})) {
+        run.run();
+      }
+      heap = watch.maxAfterGc();
     }
     long t1 = System.nanoTime();
     long cpu1 = os.getProcessCpuTime();
     long results = sinks.stream().mapToLong(BlackholeSink::count).sum();
-    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results);
+    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results, heap);
   }
 
   /**

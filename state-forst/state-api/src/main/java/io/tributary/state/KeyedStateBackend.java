@@ -26,6 +26,15 @@ public interface KeyedStateBackend extends AutoCloseable {
 
   <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec);
 
+  /**
+   * The timers named {@code name} kept by this backend with its state, whose namespaces {@code
+   * namespaceCodec} encodes; asking again for a name returns the same queue. Null when this backend
+   * keeps no timers (the default): the caller keeps them itself, on the heap.
+   */
+  default <N> TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec) {
+    return null;
+  }
+
   /** Number of (key, namespace) entries held across all states; for metrics and tests. */
   long approximateEntryCount();
 

@@ -19,7 +19,7 @@ import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.Timer;
 import io.tributary.worker.operator.TimerService;
 import io.tributary.worker.operator.TwoInputOperator;
-import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.timer.TaskTimers;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.nio.file.Path;
@@ -34,8 +34,8 @@ import java.util.function.Supplier;
 /**
  * Drives one {@link Operator} without a cluster, the way the runtime task does: a real keyed
  * state backend (heap, or forst with {@link #forstState}) for the key groups of subtask {@code i}
- * of {@code p}, a real {@link HeapTimerService}, timers fired one at a time before the watermark is
- * handed on.
+ * of {@code p}, the timers the runtime gives it ({@link TaskTimers#of}: on the heap, or in the
+ * forst backend), timers fired one at a time before the watermark is handed on.
  *
  * <p>Invariant checks are always on and fail the test with an {@link AssertionError}: watermarks
  * never go back, barrier ids only grow, nothing comes after the end of input, nothing is emitted
@@ -80,7 +80,7 @@ public final class OperatorHarness implements AutoCloseable {
   private Path forstLocalDir;
   private Operator operator;
   private KeyedStateBackend backend;
-  private HeapTimerService timers;
+  private TaskTimers timers;
   private long watermark = Long.MIN_VALUE;
   private long lastBarrier = Long.MIN_VALUE;
   private boolean ended;
@@ -175,7 +175,7 @@ public final class OperatorHarness implements AutoCloseable {
     KeyGroupRange range = KeyGroups.rangeFor(maxParallelism, parallelism, subtaskIndex);
     backend = stateFactory.restore(jobName, operatorId, range, maxParallelism,
         snapshots.stream().map(OperatorSnapshot::state).toList());
-    timers = new HeapTimerService(backend);
+    timers = TaskTimers.of(backend, namespaceCodec());
     for (OperatorSnapshot s : snapshots) {
       timers.restore(s.timers(), namespaceCodec(), range, maxParallelism);
       lastBarrier = Math.max(lastBarrier, s.checkpointId());
@@ -363,7 +363,7 @@ public final class OperatorHarness implements AutoCloseable {
     return backend;
   }
 
-  public HeapTimerService timers() {
+  public TaskTimers timers() {
     return timers;
   }
 

@@ -26,7 +26,10 @@ import java.util.Map;
  *       {@code data/local}); a cache: it may be deleted whenever Tributary is not running;
  *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m};
  *   <li>{@code TRIBUTARY_FORST_CHANGE_LOG}: {@code false} makes every checkpoint materialize every
- *       changed shard instead of uploading change logs (see {@code ForstConfig#changeLog}).
+ *       changed shard instead of uploading change logs (see {@code ForstConfig#changeLog});
+ *   <li>{@code TRIBUTARY_FORST_TIMERS}: {@code heap} keeps the timers of forst operators on the heap
+ *       instead of in the backend (see {@code ForstConfig#timersInState}; for comparison only: a
+ *       checkpoint taken with timers in the backend loses them when restored with {@code heap}).
  * </ul>
  */
 public final class StateBackends implements AutoCloseable {
@@ -164,7 +167,8 @@ public final class StateBackends implements AutoCloseable {
         long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
         factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
             ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true)
-            .withChangeLog(!"false".equalsIgnoreCase(env("TRIBUTARY_FORST_CHANGE_LOG", "true"))));
+            .withChangeLog(!"false".equalsIgnoreCase(env("TRIBUTARY_FORST_CHANGE_LOG", "true")))
+            .withTimersInState(!"heap".equalsIgnoreCase(env("TRIBUTARY_FORST_TIMERS", "state"))));
       }
       return factory;
     }

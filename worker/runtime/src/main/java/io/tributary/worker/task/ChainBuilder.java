@@ -24,8 +24,8 @@ import io.tributary.worker.aggregate.GroupAggregateOperator;
 import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.state.LongCodec;
-import io.tributary.worker.timer.HeapTimerService;
 import io.tributary.worker.topn.TopNOperator;
+import io.tributary.worker.timer.TaskTimers;
 import io.tributary.worker.timer.TimerSnapshotSource;
 import io.tributary.worker.window.WindowOperator;
 import java.util.ArrayList;
@@ -36,9 +36,11 @@ import java.util.Map;
 /**
  * Builds the chain of operators of one task: an operator per plan operator of its stage, linked in
  * the stage's order; a keyed operator gets a state backend and a timer service for the task's key
- * groups (an operator keyed exactly when it has timers, whose namespaces its codec encodes),
- * restored from the deployment's handles (keyed state lazily by the backend, timers by
- * ranges, watermarks the lowest of the earlier subtasks'); a sink gets a writer of this attempt.
+ * groups (an operator keyed exactly when it has timers, whose namespaces its codec encodes; kept in
+ * the backend when it keeps timers, as forst does, else on the heap: {@link TaskTimers#of}),
+ * restored from the deployment's handles (keyed state lazily by the backend, forst timers with it,
+ * heap timers by ranges, watermarks the lowest of the earlier subtasks'); a sink gets a writer of
+ * this attempt.
  */
 final class ChainBuilder {
   /** One task's chain: its operators by id in stage order, its outgoing exchanges, what it closes. */
@@ -128,7 +130,7 @@ final class ChainBuilder {
     }
     ChainNode node = new ChainNode(op, operator, subtask);
     if (state != null) {
-      node.timers = new HeapTimerService(state);
+      node.timers = TaskTimers.of(state, timerNamespaces); // in the backend when it keeps timers (forst)
       node.timerNamespaces = timerNamespaces;
     }
     if (restore != null) {

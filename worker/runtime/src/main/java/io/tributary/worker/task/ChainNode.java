@@ -8,7 +8,7 @@ import io.tributary.worker.operator.OperatorContext;
 import io.tributary.worker.operator.OperatorMetrics;
 import io.tributary.worker.operator.Output;
 import io.tributary.worker.operator.TwoInputOperator;
-import io.tributary.worker.timer.HeapTimerService;
+import io.tributary.worker.timer.TaskTimers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +28,7 @@ final class ChainNode {
   final Map<String, List<ChainNode>> sideChildren = new HashMap<>();
   final Map<String, List<ExchangeOutput>> sideExchanges = new HashMap<>();
   final Output output = new NodeOutput();
-  HeapTimerService timers;
+  TaskTimers timers;
   /** The codec of the namespaces the operator's timers have; null when it has no timers. */
   io.tributary.state.StateCodec<?> timerNamespaces;
   OperatorContext context;

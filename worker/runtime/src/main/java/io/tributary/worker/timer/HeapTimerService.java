@@ -5,7 +5,6 @@ import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateCodec;
 import io.tributary.worker.operator.Timer;
-import io.tributary.worker.operator.TimerService;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -71,7 +70,7 @@ import java.util.function.Supplier;
  *
  * <p>Used by the task thread only; the suppliers of {@link #snapshotLater} run on any thread.
  */
-public final class HeapTimerService implements TimerService {
+public final class HeapTimerService implements TaskTimers {
   private static final Comparator<Timer> BY_TIME = Comparator.comparingLong(Timer::time);
   private static final Comparator<TimerSection> BY_HEAD_TIME = Comparator.comparingLong(TimerSection::headTime);
   /** Recently registered namespaces, so timers of the same window share one namespace object. */
@@ -176,6 +175,7 @@ public final class HeapTimerService implements TimerService {
    * @throws java.io.UncheckedIOException when the bytes of a restored section with a due timer
    *     cannot be read
    */
+  @Override
   public Timer pollDue(long watermark) {
     moveWatermark(watermark);
     if (sections.isEmpty()) {
@@ -226,6 +226,7 @@ public final class HeapTimerService implements TimerService {
    *
    * @throws IllegalArgumentException when {@code watermark} is below the current watermark
    */
+  @Override
   public void advanceWatermark(long watermark) {
     moveWatermark(watermark);
   }
@@ -234,6 +235,7 @@ public final class HeapTimerService implements TimerService {
    * Number of live timers. While restored timers are still undecoded, a timer registered or
    * deleted since the restore that is among them may be counted once too often.
    */
+  @Override
   public int size() {
     return (int) Math.min(Integer.MAX_VALUE, live.size() + undecoded);
   }
@@ -242,6 +244,7 @@ public final class HeapTimerService implements TimerService {
    * Time of the earliest live timer, {@code Long.MAX_VALUE} when there is none. Reads no restored
    * section, unless tombstones may match its earliest timer.
    */
+  @Override
   public long nextTimerTime() {
     Timer head = liveHead();
     TimerSection section = sectionHead();
@@ -311,6 +314,7 @@ public final class HeapTimerService implements TimerService {
    * @throws ClassCastException when a namespace is not of the codec's type
    * @throws java.io.UncheckedIOException when a restored section not read yet cannot be read
    */
+  @Override
   public <N> byte[] snapshot(StateCodec<N> namespaceCodec) {
     return snapshotLater(namespaceCodec).get();
   }
@@ -326,6 +330,7 @@ public final class HeapTimerService implements TimerService {
    * they are still there), sharing them with the task thread. Timers are immutable; the codec must
    * be usable from another thread.
    */
+  @Override
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
     Object[] queued = queue.toArray(); // an array copy: far cheaper than iterating the live set
     Map<Timer, Integer> stale = staleInQueue.isEmpty() ? Map.of() : new HashMap<>(staleInQueue);
@@ -375,6 +380,7 @@ public final class HeapTimerService implements TimerService {
    *     or polled, or the watermark moved), or {@code data} is corrupt, or was written with another
    *     {@code maxParallelism}
    */
+  @Override
   public <N> void restore(byte[] data, StateCodec<N> namespaceCodec, KeyGroupRange range, int maxParallelism) {
     restore("cannot restore timers: ", () -> TimerSnapshotFormat.read(data, namespaceCodec, range, maxParallelism));
   }
@@ -386,6 +392,7 @@ public final class HeapTimerService implements TimerService {
    *
    * @throws IllegalStateException as the other restore, and when the header or index cannot be read
    */
+  @Override
   public <N> void restore(TimerSnapshotSource source, StateCodec<N> namespaceCodec, KeyGroupRange range,
       int maxParallelism) {
     restore("cannot restore timers " + source.name() + ": ",

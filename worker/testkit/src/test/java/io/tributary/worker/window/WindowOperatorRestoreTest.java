@@ -153,6 +153,21 @@ class WindowOperatorRestoreTest {
     }
   }
 
+  @Test
+  void onForstStateRescalingAtRandomPointsChangesNothing(@TempDir Path dir) {
+    long seed = System.nanoTime();
+    System.out.println("WindowOperatorRestoreTest forst rescale seed " + seed);
+    Random random = new Random(seed);
+    for (int round = 0; round < 5; round++) {
+      WindowAggregatePlan plan = randomPlan(random);
+      List<Step> steps = randomScript(random);
+      String why = "seed " + seed + ", round " + round + ", " + plan.window();
+      Run expected = run(plan, steps, false);
+      Run actual = runRescaled(plan, steps, random, dir.resolve("round-" + round));
+      assertSameRun(actual, expected, why);
+    }
+  }
+
   private static void assertRestoresAreInvisible(WindowAggregatePlan plan, List<Step> steps) {
     Run expected = run(plan, steps, false);
     assertThat(expected.main.stream().mapToInt(List::size).sum()).as("the scenario emits something").isPositive();
@@ -184,6 +199,8 @@ class WindowOperatorRestoreTest {
     h.open();
     assertThat(h.stateBackend().getClass().getSimpleName()).as("the harness's state backend")
         .isEqualTo(forstDir == null ? "HeapKeyedStateBackend" : "CachingKeyedStateBackend");
+    assertThat(h.timers().getClass().getSimpleName()).as("the harness's timers")
+        .isEqualTo(forstDir == null ? "HeapTimerService" : "StateTimerService");
     Run run = new Run();
     for (Step step : steps) {
       int main = h.output().size();
@@ -205,9 +222,15 @@ class WindowOperatorRestoreTest {
    * subtask; at random steps every subtask snapshots and a new parallelism restores from all.
    */
   private static Run runRescaled(WindowAggregatePlan plan, List<Step> steps, Random random) {
+    return runRescaled(plan, steps, random, null);
+  }
+
+  /** The same with forst state, each subtask's local files in a directory of its own under {@code forstDir}. */
+  private static Run runRescaled(WindowAggregatePlan plan, List<Step> steps, Random random, Path forstDir) {
     InMemoryObjectStore store = new InMemoryObjectStore();
     KeySelector keys = new KeySelector(plan.keyBy());
-    List<OperatorHarness> subtasks = open(plan, store, 1 + random.nextInt(4), List.of());
+    int[] generation = {0};
+    List<OperatorHarness> subtasks = open(plan, store, 1 + random.nextInt(4), List.of(), forstDir, generation[0]++);
     List<OperatorHarness> retired = new ArrayList<>();
     Run run = new Run();
     for (Step step : steps) {
@@ -232,7 +255,7 @@ class WindowOperatorRestoreTest {
         List<OperatorSnapshot> snapshots = subtasks.stream().map(OperatorHarness::snapshot).toList();
         subtasks.forEach(OperatorHarness::close);
         retired.addAll(subtasks);
-        subtasks = open(plan, store, 1 + random.nextInt(4), snapshots);
+        subtasks = open(plan, store, 1 + random.nextInt(4), snapshots, forstDir, generation[0]++);
       }
     }
     retired.addAll(subtasks);
@@ -242,10 +265,14 @@ class WindowOperatorRestoreTest {
   }
 
   private static List<OperatorHarness> open(WindowAggregatePlan plan, InMemoryObjectStore store, int parallelism,
-      List<OperatorSnapshot> snapshots) {
+      List<OperatorSnapshot> snapshots, Path forstDir, int generation) {
     List<OperatorHarness> subtasks = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
-      subtasks.add(harness(plan, store, i, parallelism).restore(snapshots));
+      OperatorHarness h = harness(plan, store, i, parallelism);
+      if (forstDir != null) {
+        h.forstState(forstDir.resolve("gen-" + generation + "-" + i));
+      }
+      subtasks.add(h.restore(snapshots));
     }
     return subtasks;
   }

@@ -23,9 +23,15 @@ import java.util.Objects;
  * @param changeLog whether snapshots upload each changed shard's log of writes since the previous
  *     snapshot and materialize (flush and checkpoint RocksDB) only a few shards at a time, when their
  *     logs grow long; on by default. Off: every snapshot materializes every changed shard
+ * @param timersInState whether backends keep event-time timers in their shards ({@link
+ *     ForstTimerQueue}); on by default. Off: {@code timerQueue} returns null and the caller keeps
+ *     timers on the heap, as before there were forst timers (for comparison). Heap timers of a
+ *     checkpoint move into the backend when it is restored with the setting on; timers in the
+ *     backend are not seen with it off: do not restore such a checkpoint so
  */
 public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
-    long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore, boolean changeLog) {
+    long writeBufferBytes, long stateCacheEntries, boolean prefetchOnRestore, boolean changeLog,
+    boolean timersInState) {
   /** Default local file cache budget: 8 GiB. */
   public static final long DEFAULT_CACHE_BUDGET = 8L << 30;
   /** Default block cache: 256 MiB. */
@@ -49,19 +55,25 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
   /** Without prefetching on restore, with the change log. */
   public ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudgetBytes, long blockCacheBytes,
       long writeBufferBytes, long stateCacheEntries) {
-    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, stateCacheEntries, false, true);
+    this(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, stateCacheEntries, false, true, true);
   }
 
   /** This configuration with prefetching on restore switched on or off. */
   public ForstConfig withPrefetchOnRestore(boolean prefetch) {
     return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
-        stateCacheEntries, prefetch, changeLog);
+        stateCacheEntries, prefetch, changeLog, timersInState);
   }
 
   /** This configuration with the change log switched on or off. */
   public ForstConfig withChangeLog(boolean log) {
     return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
-        stateCacheEntries, prefetchOnRestore, log);
+        stateCacheEntries, prefetchOnRestore, log, timersInState);
+  }
+
+  /** This configuration with timers kept in the backend's shards, or not (then on the caller's heap). */
+  public ForstConfig withTimersInState(boolean inState) {
+    return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes,
+        stateCacheEntries, prefetchOnRestore, changeLog, inState);
   }
 
   /** A configuration with the default state cache bound. */
@@ -73,7 +85,7 @@ public record ForstConfig(ObjectStore objectStore, Path localDir, long cacheBudg
   /** This configuration with another state cache bound (0 disables the cache). */
   public ForstConfig withStateCacheEntries(long entries) {
     return new ForstConfig(objectStore, localDir, cacheBudgetBytes, blockCacheBytes, writeBufferBytes, entries,
-        prefetchOnRestore, changeLog);
+        prefetchOnRestore, changeLog, timersInState);
   }
 
   /** A configuration with the default budgets. */

@@ -48,6 +48,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   private final SnapshotWriter writer;
   private final RestoredRegistration restoredRegistration;
   private final Map<String, ForstState> states = new LinkedHashMap<>();
+  private final Map<String, ForstTimerQueue<?>> timerQueues = new java.util.HashMap<>();
   private Key currentKey;
   private int currentIndex = -1;
   private long keyVersion;
@@ -245,18 +246,52 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       if (currentIndex < 0) {
         throw new IllegalStateException("no current key: call setCurrentKey before using state");
       }
-      checkOpen();
-      s = shards[currentIndex];
-      if (s == null) {
-        s = awaitOpening(currentIndex, true);
-        if (s == null) {
-          s = openShard(currentIndex, true);
-        }
-        shards[currentIndex] = s;
-      }
+      s = shardAt(currentIndex);
       currentShard = s;
     }
     return s;
+  }
+
+  /** The shard of key group {@code range.start() + index}, opened (and fetched, if restored) on first access. */
+  Shard shardAt(int index) {
+    checkOpen();
+    Shard s = shards[index];
+    if (s == null) {
+      s = awaitOpening(index, true);
+      if (s == null) {
+        s = openShard(index, true);
+      }
+      shards[index] = s;
+    }
+    return s;
+  }
+
+  /**
+   * Like {@link #shardAt} for reads and deletions: null when the key group has no state (it was
+   * neither restored nor written to), and then nothing is opened.
+   */
+  Shard shardIfAny(int index) {
+    checkOpen();
+    return shards[index] == null && restored[index] == null ? null : shardAt(index);
+  }
+
+  /** Whether key group {@code range.start() + index} was restored (its shard may hold state written before). */
+  boolean restored(int index) {
+    return restored[index] != null;
+  }
+
+  /**
+   * The index of {@code key}'s group in this backend's range.
+   *
+   * @throws IllegalArgumentException when the key's group is not in the range
+   */
+  int indexOf(Key key) {
+    int group = key.keyGroup(maxParallelism);
+    if (!range.contains(group)) {
+      throw new IllegalArgumentException("key " + key + " belongs to key group " + group
+          + ", outside this backend's range " + range + " (maxParallelism " + maxParallelism + ")");
+    }
+    return group - range.start();
   }
 
   /**
@@ -298,6 +333,13 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   public void prepareCurrentShard() {
     if (currentIndex >= 0 && !closed && shards[currentIndex] == null) {
       startOpening(currentIndex);
+    }
+  }
+
+  /** Starts opening the restored shard {@code index} in the background, unless it is open or opening. */
+  void startOpeningRestored(int index) {
+    if (!closed && shards[index] == null && restored[index] != null) {
+      startOpening(index);
     }
   }
 
@@ -346,12 +388,40 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return register(name, ForstWindowState.class, () -> new ForstWindowState<>(this, name, windowCodec, accCodec));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The timers live in the shards next to the state ({@link ForstTimerQueue}): they snapshot,
+   * restore and rescale with it, and only the earliest few of each key group are on the heap. Null
+   * when the configuration keeps timers out of the state ({@link ForstConfig#timersInState()}).
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <N> io.tributary.state.TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec) {
+    checkOpen();
+    if (!env.config.timersInState()) {
+      return null;
+    }
+    return timerQueue(name, namespaceCodec, ForstTimerQueue.cacheSizeFor(range.size()));
+  }
+
+  /** The timer queue {@code name}, created with {@code cacheSize} timers cached per key group (tests). */
+  @SuppressWarnings("unchecked")
+  <N> io.tributary.state.TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec, int cacheSize) {
+    checkOpen();
+    return (io.tributary.state.TimerQueue<N>) timerQueues.computeIfAbsent(name,
+        n -> new ForstTimerQueue<>(this, n, namespaceCodec, cacheSize));
+  }
+
   @SuppressWarnings("unchecked")
   private <S> S register(String name, Class<?> kind, Supplier<? extends ForstState> create) {
     checkOpen();
     ForstState existing = states.get(name);
     if (existing == null) {
       existing = create.get();
+      if (existing.stateId() == ForstTimerQueue.KEY_MARK) {
+        throw new IllegalStateException("state name '" + name + "' hashes to the id reserved for timers; rename it");
+      }
       for (ForstState other : states.values()) {
         if (other.stateId() == existing.stateId()) {
           throw new IllegalStateException("state names '" + name + "' and '" + other.name
@@ -401,11 +471,14 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * the work spreads over snapshots, and beyond that as many as keep the logs within
    * {@link #LOG_BUDGET}. A shard whose log overflowed, or whose earlier upload failed, is
    * materialized at once. Key groups without any state (never written, never restored) are
-   * absent from the result.
+   * absent from the result. Timers cached on the heap and not written yet are written first.
    */
   @Override
   public CompletableFuture<StateSnapshot> snapshot(long checkpointId) {
     checkOpen();
+    for (ForstTimerQueue<?> q : timerQueues.values()) {
+      q.flush(); // the timers cached on the heap only: the snapshot holds every timer
+    }
     List<SnapshotWriter.Taken> taken = new ArrayList<>();
     List<SnapshotWriter.Logged> logged = new ArrayList<>();
     List<SnapshotWriter.Reused> reused = new ArrayList<>();
@@ -611,6 +684,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     }
     closeShards();
     states.clear();
+    timerQueues.clear();
     currentShard = null;
     currentKey = null;
     deleteInBackground(workDir);

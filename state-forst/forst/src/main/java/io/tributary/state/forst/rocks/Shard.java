@@ -13,7 +13,9 @@ import org.rocksdb.RocksIterator;
 
 /**
  * One RocksDB instance holding one key group of one operator instance: the unit of state movement
- * (contract C8). Keys are {@code stateId | key length | key | namespace} (see {@link ForstState}).
+ * (contract C8). Keys are {@code stateId | key length | key | namespace} (see {@link ForstState}),
+ * and timers' keys {@code 0xffffffff | queue id | time | key length | key | namespace} (see {@link
+ * ForstTimerQueue}), which the key filter leaves out.
  *
  * <p>The shard remembers which of its SST files are already durable in the object store (by local
  * file name, which RocksDB never reuses), so an incremental snapshot uploads only new files, and the
@@ -173,7 +175,7 @@ final class Shard implements AutoCloseable {
 
   /** Called before {@code key} is written to RocksDB. */
   private void written(byte[] key, int keyLen) {
-    if (filter != null) {
+    if (filter != null && !ForstTimerQueue.isTimerKey(key, keyLen)) {
       int prefixLen = KeyFilter.prefixLength(key, keyLen);
       filter.add(key, prefixLen);
       if (filter.full()) {
@@ -205,6 +207,9 @@ final class Shard implements AutoCloseable {
     try (RocksIterator it = db.newIterator(resources.readOptions())) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] k = it.key();
+        if (ForstTimerQueue.isTimerKey(k, k.length)) {
+          continue; // timers are never read by key: the filter need not know them
+        }
         int len = KeyFilter.prefixLength(k, k.length);
         if (last != null && len == lastLen && java.util.Arrays.equals(k, 0, len, last, 0, len)) {
           continue; // another entry of the same key

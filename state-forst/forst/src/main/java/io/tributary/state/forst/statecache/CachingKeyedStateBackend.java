@@ -112,6 +112,18 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
     return register(name, () -> new CachedWindowState<>(this, below));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The inner backend's queue, not cached: it takes the timer's key with every call, so the
+   * inner backend's current key (which evictions move) does not matter to it.
+   */
+  @Override
+  public <N> io.tributary.state.TimerQueue<N> timerQueue(String name, StateCodec<N> namespaceCodec) {
+    checkOpen();
+    return inner.timerQueue(name, namespaceCodec);
+  }
+
   /** The inner backend has already checked the name and kind: a name has one handle. */
   @SuppressWarnings("unchecked")
   private <S> S register(String name, Supplier<? extends CachedState<?>> create) {
