@@ -235,13 +235,15 @@ public final class SpecParser {
         o.error("unaligned", "applies to exactly-once checkpoints only; drop it or use mode: exactly-once");
       }
     }
-    Long timeout = o.duration("alignmentTimeout", true, null);
-    if (timeout != null && !unaligned) {
-      o.error("alignmentTimeout", "applies to unaligned checkpoints only; add unaligned: true or drop it");
+    if (o.field("alignmentTimeout") != null) {
+      // the runtime can align first and turn unaligned on a timeout, but a job doing so stalled in
+      // tests under load: not offered until that is understood
+      o.error("alignmentTimeout", "is not available yet: with unaligned: true every checkpoint is unaligned from "
+          + "its start; drop alignmentTimeout");
     }
     o.rejectUnknown();
     return new CheckpointSpec(interval == null ? 0 : interval, mode,
-        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain, unaligned, timeout == null ? 0 : timeout);
+        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain, unaligned, 0);
   }
 
   private static StateSpec state(ObjectReader o) {
