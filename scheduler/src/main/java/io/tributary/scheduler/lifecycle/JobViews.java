@@ -14,8 +14,13 @@ final class JobViews {
     this.ctx = ctx;
   }
 
-  /** The view of {@code record}; {@code job} is its managed job, or null to read the stored status. */
-  JobView of(JobRecord record, ManagedJob job) {
+  /**
+   * The view of {@code record}; {@code managed} is its managed job, or null to read the stored status.
+   * A job this process has not taken over yet (a replica just elected, or just restarted) shows its
+   * stored status too: its object knows nothing yet, and would show every such job as created.
+   */
+  JobView of(JobRecord record, ManagedJob managed) {
+    ManagedJob job = managed != null && managed.takenOver() ? managed : null;
     Optional<StatusStore.Status> stored = job != null ? Optional.empty()
         : ctx.statuses.get(record.project(), record.name());
     ManagedJob.Snapshot s = job != null ? job.snapshot()

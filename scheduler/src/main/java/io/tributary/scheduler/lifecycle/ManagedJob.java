@@ -52,7 +52,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   private String failureHint;
   private boolean checkpointed;
   private boolean retired;
-  private boolean takenOver;
+  private volatile boolean takenOver;
   private String specFingerprint;
   private JobSpec spec;
 
@@ -199,7 +199,7 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
    * again if it should run), or created it: until then neither the API nor the reconcile loop may
    * act on it, or a job that runs elsewhere would be taken for a new one.
    */
-  synchronized boolean takenOver() {
+  boolean takenOver() {
     return takenOver;
   }
 
