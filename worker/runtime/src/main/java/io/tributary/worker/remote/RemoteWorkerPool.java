@@ -443,14 +443,23 @@ public final class RemoteWorkerPool implements WorkerPool {
     listeners.forEach(l -> l.accept(new WorkerEvent(worker, s.pid(), true, why)));
   }
 
-  /** A worker that was lost spoke again: fence it, tell it to drop what it runs, end its stream. */
+  /**
+   * A worker that was lost spoke again: fence it, tell it to drop what it runs, end its stream. Unless
+   * it was let go because this replica stopped leading: what it runs is then the next leader's to keep
+   * or stop, so it is only told that this replica does not lead (a report already on its way when the
+   * lead was lost made this replica release the attempt it had just left running).
+   */
   private void fenced(WorkerSession s, Envelope e) {
     fencedReports.incrementAndGet();
-    if (e instanceof Envelope.Report r) {
-      s.tell(new ControlMessage.Release(r.report().attempt()));
+    if (!settings.accepting().getAsBoolean()) {
+      s.send(new Envelope.Refused(NOT_LEADING));
+    } else {
+      if (e instanceof Envelope.Report r && !letGo.contains(r.report().attempt())) {
+        s.tell(new ControlMessage.Release(r.report().attempt()));
+      }
+      s.send(new Envelope.Refused("this worker was declared lost (" + s.worker() + "); drop every task and "
+          + "register again"));
     }
-    s.send(new Envelope.Refused("this worker was declared lost (" + s.worker() + "); drop every task and "
-        + "register again"));
     s.close("fenced");
     sessions.remove(s);
   }
