@@ -96,7 +96,8 @@ class AutoscalerKafkaIT {
 
       feed.rate = 1_500; // more than one subtask reads: the backlog grows
       ControlTests.await("the autoscaler scales the source's stage up to 2", Duration.ofSeconds(120), () ->
-          failedOr(jobs) && stageAt(jobs, "clicks") == 2 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
+          failedOr(jobs) && stageAt(jobs, "clicks") == 2 && jobs.get(P, "clicks").observed() == ObservedState.RUNNING
+              && sourceTasks(jobs) == 2); // the record says 2 as soon as it is decided, the tasks once they run
       assertThat(stageAt(jobs, "per-user")).as("the window's stage, almost idle, stays at its minimum").isEqualTo(1);
       assertThat(jobs.get(P, "clicks").tasks()).extracting(t -> t.stage())
           .containsExactlyInAnyOrder("clicks", "clicks", "per-user -> out");
@@ -105,7 +106,7 @@ class AutoscalerKafkaIT {
       try {
         ControlTests.await("the autoscaler scales the source's stage back down to 1", Duration.ofSeconds(120),
             () -> failedOr(jobs) && stageAt(jobs, "clicks") == 1
-                && jobs.get(P, "clicks").observed() == ObservedState.RUNNING);
+                && jobs.get(P, "clicks").observed() == ObservedState.RUNNING && sourceTasks(jobs) == 1);
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + "; events:\n" + ControlTests.timeline(jobs.events(P, "clicks"))
             + "\nmetrics:\n" + jobs.prometheus().lines().filter(l -> l.contains("recommended")
@@ -128,6 +129,11 @@ class AutoscalerKafkaIT {
           .as("the source's target counts its backlog on the topic").containsPattern("target [\\d.]+k?/s");
       assertThat(decisions).anySatisfy(d -> assertThat(d.message()).startsWith("autoscaler: clicks 2 → 1 ("));
     }
+  }
+
+  /** The tasks of the source's stage that run now. */
+  private static long sourceTasks(JobManager jobs) {
+    return jobs.get(P, "clicks").tasks().stream().filter(t -> t.stage().equals("clicks")).count();
   }
 
   /** The parallelism the stage that begins with operator {@code head} runs at (or will). */

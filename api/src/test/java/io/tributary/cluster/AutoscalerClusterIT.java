@@ -91,7 +91,7 @@ class AutoscalerClusterIT {
       ControlTests.awaitState(jobs, P, "clicks", ObservedState.RUNNING);
 
       feed.rate = 700;
-      await(jobs, "the keyed stage scales up to 2", () -> stageAt(jobs, "by-user") == 2);
+      await(jobs, "the keyed stage scales up to 2", () -> runsAt(jobs, "by-user", 2));
       assertThat(stageAt(jobs, "clicks")).as("the source's stage, almost idle, stays at 1").isEqualTo(1);
       assertThat(jobs.get(P, "clicks").tasks()).extracting(t -> t.stage()).containsExactlyInAnyOrder(
           "clicks", "by-user -> out -> cost", "by-user -> out -> cost");
@@ -99,7 +99,7 @@ class AutoscalerClusterIT {
           .allMatch(w -> w.startsWith("worker-"));
 
       feed.rate = 50;
-      await(jobs, "the keyed stage scales back down to 1", () -> stageAt(jobs, "by-user") == 1);
+      await(jobs, "the keyed stage scales back down to 1", () -> runsAt(jobs, "by-user", 1));
 
       int written = feed.stop();
       Set<Integer> committed = new HashSet<>();
@@ -136,6 +136,15 @@ class AutoscalerClusterIT {
           + "\nmetrics:\n" + jobs.prometheus().lines().filter(l -> l.contains("recommended") || l.contains("busy"))
               .collect(java.util.stream.Collectors.joining("\n")), e);
     }
+  }
+
+  /**
+   * Whether the stage of {@code head} is to run at {@code n} and its tasks run: the job's record
+   * says the new parallelism as soon as a rescale is decided, while the run before it still runs.
+   */
+  private static boolean runsAt(JobManager jobs, String head, int n) {
+    return stageAt(jobs, head) == n
+        && jobs.get(P, "clicks").tasks().stream().filter(t -> t.stage().startsWith(head + " ")).count() == n;
   }
 
   /** The parallelism of the stage that begins with operator {@code head}. */
