@@ -124,6 +124,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
   private long pointerVersion;
   private Pending pending;
   private boolean savepointRequested;
+  /** The next checkpoint this coordinator triggers stops the sources at its barrier. */
+  private boolean stopSourcesRequested;
   private final List<CompletableFuture<CheckpointMetadata>> savepointWaiters = new ArrayList<>();
   private final Map<String, TaskState> finals = new HashMap<>();
   private final CompletableFuture<CheckpointMetadata> finalCheckpoint = new CompletableFuture<>();
@@ -255,10 +257,24 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
 
   /** Triggers a checkpoint now (if none is in flight); completes when it completes or is aborted. */
   public CompletableFuture<CheckpointMetadata> triggerCheckpoint() {
+    return triggerCheckpoint(false);
+  }
+
+  /**
+   * Like {@link #triggerCheckpoint()}; with {@code stopSources} a checkpoint triggered by this call
+   * stops the sources at its barrier ({@link CheckpointTarget#trigger(long, boolean)}), for a run
+   * that ends once it completes. A checkpoint already in flight is joined as it is.
+   */
+  public CompletableFuture<CheckpointMetadata> triggerCheckpoint(boolean stopSources) {
     CompletableFuture<CheckpointMetadata> f = new CompletableFuture<>();
     thread.execute(() -> {
       if (pending == null) {
-        tick();
+        stopSourcesRequested = stopSources;
+        try {
+          tick();
+        } finally {
+          stopSourcesRequested = false;
+        }
       }
       if (pending == null) {
         f.completeExceptionally(new IllegalStateException("no checkpoint could be triggered"));
@@ -364,7 +380,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       }
     }, slow, TimeUnit.MILLISECONDS);
     try {
-      target.trigger(id);
+      if (stopSourcesRequested && kind.equals(CheckpointMetadata.CHECKPOINT)) {
+        target.trigger(id, true);
+      } else {
+        target.trigger(id);
+      }
     } catch (RuntimeException e) {
       // a worker that cannot be told (gone, unreachable): this checkpoint cannot complete; the next
       // interval tries again, and a lost worker fails the attempt on its own

@@ -171,7 +171,7 @@ final class JobActions {
   private String checkpointThenEnd(ManagedJob job, JobRun r) throws InterruptedException {
     String at;
     try {
-      CheckpointMetadata cp = r.checkpointThenCancel(ctx.actionTimeout());
+      CheckpointMetadata cp = r.checkpointThenCancel(ctx.actionTimeout(), true);
       at = cp != null ? "checkpoint " + cp.id() : "the latest checkpoint";
     } catch (JobRun.SavepointFailed e) {
       at = "the latest checkpoint (the checkpoint to rescale at did not complete: " + e.getMessage() + ")";

@@ -175,11 +175,22 @@ final class JobRun {
    *     then the run goes on
    */
   CheckpointMetadata checkpointThenCancel(Duration timeout) throws InterruptedException, SavepointFailed {
+    return checkpointThenCancel(timeout, false);
+  }
+
+  /**
+   * Like {@link #checkpointThenCancel(Duration)}; with {@code stopSources} the sources read nothing
+   * after the checkpoint's barrier, so the tasks end with exactly the checkpoint's state and a
+   * worker can hand a task's open state to the next run's task of the same key groups (a rescale).
+   * The caller should cancel the run if this throws: its sources may wait for up to a minute.
+   */
+  CheckpointMetadata checkpointThenCancel(Duration timeout, boolean stopSources)
+      throws InterruptedException, SavepointFailed {
     cancelAtCheckpoint.set(true);
     long deadline = System.nanoTime() + timeout.toNanos();
     String why = "no checkpoint completed within " + timeout.toMillis() + " ms";
     while (System.nanoTime() < deadline) {
-      CompletableFuture<CheckpointMetadata> cp = runner.checkpoint();
+      CompletableFuture<CheckpointMetadata> cp = runner.checkpoint(stopSources);
       try {
         return cp.get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {

@@ -141,6 +141,11 @@ final class Attempt implements WorkerReports, CheckpointTarget {
   }
 
   @Override
+  public void trigger(long checkpointId, boolean stopSources) {
+    pool.triggerCheckpoint(id, checkpointId, stopSources);
+  }
+
+  @Override
   public void notifyComplete(CheckpointMetadata metadata) {
     pool.notifyCheckpointComplete(id, metadata);
   }

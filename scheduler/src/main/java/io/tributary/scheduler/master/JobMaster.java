@@ -258,11 +258,19 @@ public final class JobMaster implements AutoCloseable {
 
   /** Triggers a checkpoint of the running job now; completes when it completes or is aborted. */
   public CompletableFuture<CheckpointMetadata> checkpoint() {
+    return checkpoint(false);
+  }
+
+  /**
+   * Like {@link #checkpoint()}; with {@code stopSources} the sources read nothing after its barrier,
+   * for a run that ends once it completes ({@link CheckpointCoordinator#triggerCheckpoint(boolean)}).
+   */
+  public CompletableFuture<CheckpointMetadata> checkpoint(boolean stopSources) {
     CheckpointCoordinator c = coordinator;
     if (c == null) {
       return CompletableFuture.failedFuture(new IllegalStateException("the job is not running"));
     }
-    return c.triggerCheckpoint();
+    return c.triggerCheckpoint(stopSources);
   }
 
   /**

@@ -78,6 +78,23 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void onlyTheCheckpointAskedToStopTheSourcesStopsThem() throws Exception {
+    Run run = start(1, 3);
+    long plain = run.checkpoint(false);
+    CompletableFuture<CheckpointMetadata> last = run.coordinator.triggerCheckpoint(true);
+    long stopping = run.job.nextTrigger();
+    run.coordinator.acknowledge(stopping, acked(0, stopping));
+    assertThat(last.get(WAIT.toMillis(), TimeUnit.MILLISECONDS).id()).isEqualTo(stopping);
+    long after = run.checkpoint(false);
+    CompletableFuture<CheckpointMetadata> savepoint = run.coordinator.triggerSavepoint();
+    long sp = run.job.nextTrigger();
+
+    assertThat(run.job.stoppingSources).as("not %d, %d nor the savepoint %d", plain, after, sp)
+        .containsExactly(stopping);
+    assertThat(savepoint).isNotDone();
+  }
+
+  @Test
   void aCheckpointCompletesOnceEveryTaskAckedAndCommitsOnlyAfterThePointerNamesIt() throws Exception {
     Run run = start(2, 3);
     CompletableFuture<CheckpointMetadata> done = run.coordinator.triggerCheckpoint();
@@ -506,6 +523,7 @@ class CheckpointCoordinatorTest {
     final int tasks;
     final InMemoryObjectStore objects = CheckpointCoordinatorTest.this.objects;
     final BlockingQueue<Long> triggered = new LinkedBlockingQueue<>();
+    final List<Long> stoppingSources = new CopyOnWriteArrayList<>();
     final List<CheckpointMetadata> notified = new CopyOnWriteArrayList<>();
     final List<Long> latestWhenNotified = new CopyOnWriteArrayList<>();
 
@@ -521,6 +539,14 @@ class CheckpointCoordinatorTest {
     @Override
     public void trigger(long checkpointId) {
       triggered.add(checkpointId);
+    }
+
+    @Override
+    public void trigger(long checkpointId, boolean stopSources) {
+      if (stopSources) {
+        stoppingSources.add(checkpointId);
+      }
+      trigger(checkpointId);
     }
 
     @Override

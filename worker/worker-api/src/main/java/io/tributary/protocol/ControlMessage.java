@@ -39,8 +39,16 @@ public sealed interface ControlMessage {
     }
   }
 
-  /** Source tasks inject the barrier of {@code checkpointId}. */
-  record TriggerCheckpoint(AttemptId attempt, long checkpointId) implements ControlMessage {}
+  /**
+   * Source tasks inject the barrier of {@code checkpointId}; with {@code stopSources} they read
+   * nothing more after it (the attempt is to end at this checkpoint, see {@link
+   * WorkerPool#triggerCheckpoint(AttemptId, long, boolean)}).
+   */
+  record TriggerCheckpoint(AttemptId attempt, long checkpointId, boolean stopSources) implements ControlMessage {
+    public TriggerCheckpoint(AttemptId attempt, long checkpointId) {
+      this(attempt, checkpointId, false);
+    }
+  }
 
   /** Checkpoint {@code checkpointId} completed: commit {@code committables} (by sink id). */
   record CheckpointComplete(AttemptId attempt, long checkpointId, Map<String, List<String>> committables)

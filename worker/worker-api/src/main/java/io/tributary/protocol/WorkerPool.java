@@ -41,6 +41,18 @@ public interface WorkerPool extends AutoCloseable {
   void triggerCheckpoint(AttemptId attempt, long checkpointId);
 
   /**
+   * Like {@link #triggerCheckpoint(AttemptId, long)}; with {@code stopSources} the source tasks read
+   * nothing more after the barrier, because the attempt is to end once the checkpoint completes (a
+   * rescale): the tasks downstream then take no input after it either, their state stays exactly
+   * the checkpoint's, and a worker can hand it to the next attempt's task of the same key groups
+   * without restoring it. The sources read again if the attempt is not cancelled within a minute.
+   * The default ignores {@code stopSources}.
+   */
+  default void triggerCheckpoint(AttemptId attempt, long checkpointId, boolean stopSources) {
+    triggerCheckpoint(attempt, checkpointId);
+  }
+
+  /**
    * Checkpoint {@code checkpoint} of the attempt is complete (contract C9): the sinks commit what it
    * covers (second phase of contract C10), each subtask's pre-commits where that subtask runs (its
    * writer holds the open transaction), those of a subtask whose worker is gone anywhere else.

@@ -70,6 +70,7 @@ class ProtocolCodecTest {
   @Test
   void everyControlMessageRoundTrips() throws IOException {
     for (ControlMessage m : List.of(new ControlMessage.TriggerCheckpoint(ATTEMPT, 42),
+        new ControlMessage.TriggerCheckpoint(ATTEMPT, 43, true),
         new ControlMessage.CheckpointComplete(ATTEMPT, 42, Map.of("out", List.of("a", "b"))),
         new ControlMessage.Cancel(ATTEMPT), new ControlMessage.Release(ATTEMPT))) {
       assertThat(roundTrip(m, ControlMessage.class)).isEqualTo(m);

@@ -129,9 +129,14 @@ public final class InProcessWorkerPool implements WorkerPool {
 
   @Override
   public void triggerCheckpoint(AttemptId attempt, long checkpointId) {
+    triggerCheckpoint(attempt, checkpointId, false);
+  }
+
+  @Override
+  public void triggerCheckpoint(AttemptId attempt, long checkpointId, boolean stopSources) {
     LocalAttempt a = attempts.get(attempt);
     if (a != null) {
-      a.trigger(checkpointId);
+      a.trigger(checkpointId, stopSources);
     }
   }
 

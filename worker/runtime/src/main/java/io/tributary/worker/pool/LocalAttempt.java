@@ -14,6 +14,7 @@ import io.tributary.protocol.SinkRecovery;
 import io.tributary.protocol.WorkerReport;
 import io.tributary.protocol.WorkerReports;
 import io.tributary.stream.Record;
+import io.tributary.worker.state.StateParking;
 import io.tributary.worker.task.Checkpointing;
 import io.tributary.worker.task.OutputTap;
 import io.tributary.worker.task.StreamTask;
@@ -83,6 +84,10 @@ public final class LocalAttempt implements AutoCloseable {
     try {
       this.tasks = TaskGraph.build(deployment, worker, new TaskGraph.Environment(options.stateBackends(),
           options.connectors(), sinks, options.credits(), checkpointing, new Listener(), transport)).tasks();
+      // the job's state kept open on this worker by its previous attempt that no task here took back
+      options.stateBackends().values().stream().filter(f -> f instanceof StateParking.Factory)
+          .map(f -> ((StateParking.Factory) f).parking()).distinct()
+          .forEach(p -> p.dropUnclaimed(worker, deployment.plan().jobName()));
     } catch (RuntimeException e) {
       closeSinks(sinks);
       if (uploads != null) {
@@ -172,10 +177,18 @@ public final class LocalAttempt implements AutoCloseable {
 
   /** Source tasks inject the barrier of {@code checkpointId}; the others align on it. */
   public void trigger(long checkpointId) {
+    trigger(checkpointId, false);
+  }
+
+  /**
+   * Like {@link #trigger(long)}; with {@code stopSources} the source tasks read nothing after the
+   * barrier (see {@link StreamTask#triggerCheckpoint(long, boolean)}).
+   */
+  public void trigger(long checkpointId, boolean stopSources) {
     lastTriggered = Math.max(lastTriggered, checkpointId);
     for (StreamTask t : tasks) {
       if (t.isSource()) {
-        t.triggerCheckpoint(checkpointId);
+        t.triggerCheckpoint(checkpointId, stopSources);
       }
     }
   }

@@ -635,6 +635,11 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   @Override
   public void triggerCheckpoint(AttemptId attempt, long checkpointId) {
+    triggerCheckpoint(attempt, checkpointId, false);
+  }
+
+  @Override
+  public void triggerCheckpoint(AttemptId attempt, long checkpointId, boolean stopSources) {
     Route r = routes.get(attempt);
     if (r == null || r.deployment() == null) {
       return;
@@ -642,7 +647,7 @@ public final class RemoteWorkerPool implements WorkerPool {
     for (String w : r.workersOf(stage -> stage.operators().get(0) instanceof SourcePlan)) {
       WorkerSession s = live(w);
       if (s != null) {
-        s.tell(new ControlMessage.TriggerCheckpoint(attempt, checkpointId));
+        s.tell(new ControlMessage.TriggerCheckpoint(attempt, checkpointId, stopSources));
       }
     }
   }

@@ -288,7 +288,7 @@ public final class WorkerProcess implements AutoCloseable {
       } else if (m instanceof ControlMessage.TriggerCheckpoint t) {
         LocalAttempt a = attempts.get(t.attempt());
         if (a != null) {
-          a.trigger(t.checkpointId());
+          a.trigger(t.checkpointId(), t.stopSources());
         }
       } else if (m instanceof ControlMessage.CheckpointComplete c) {
         LocalAttempt a = attempts.get(c.attempt());

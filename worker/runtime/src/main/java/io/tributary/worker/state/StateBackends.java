@@ -35,6 +35,7 @@ import java.util.Map;
 public final class StateBackends implements AutoCloseable {
   private final HeapStateBackendFactory heap;
   private final LazyForst forst;
+  private final StateParking parking = new StateParking();
 
   /** Configured from the environment. */
   public StateBackends() {
@@ -65,8 +66,17 @@ public final class StateBackends implements AutoCloseable {
     this.forst = new LazyForst(null, store, localRoot);
   }
 
+  /**
+   * The backends by name; a task whose key groups stay on this process across a rescale keeps its
+   * backend open ({@link StateParking}).
+   */
   public Map<String, StateBackendFactory> factories() {
-    return Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst);
+    return parking.wrap(Map.of(heap.name(), heap, ForstStateBackendFactory.NAME, forst));
+  }
+
+  /** The backends kept open between two attempts of a job (for tests and figures). */
+  public StateParking parking() {
+    return parking;
   }
 
   /** The forst backend's counters, if a job of this process used it. */
@@ -76,6 +86,7 @@ public final class StateBackends implements AutoCloseable {
 
   @Override
   public void close() {
+    parking.close();
     forst.close();
     heap.close();
   }

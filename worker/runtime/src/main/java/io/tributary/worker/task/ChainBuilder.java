@@ -24,6 +24,7 @@ import io.tributary.worker.aggregate.GroupAggregateOperator;
 import io.tributary.worker.join.Joins;
 import io.tributary.worker.operator.Operator;
 import io.tributary.worker.state.LongCodec;
+import io.tributary.worker.state.StateParking;
 import io.tributary.worker.topn.TopNOperator;
 import io.tributary.worker.timer.TaskTimers;
 import io.tributary.worker.timer.TimerSnapshotSource;
@@ -61,10 +62,12 @@ final class ChainBuilder {
 
   private final ExecutionPlan plan;
   private final TaskGraph.Environment env;
+  private final String worker;
 
-  ChainBuilder(ExecutionPlan plan, TaskGraph.Environment env) {
+  ChainBuilder(ExecutionPlan plan, TaskGraph.Environment env, String worker) {
     this.plan = plan;
     this.env = env;
+    this.worker = worker;
   }
 
   Chain build(StagePlan stage, TaskDeployment task) {
@@ -124,11 +127,11 @@ final class ChainBuilder {
     } else {
       throw new IllegalArgumentException("unknown operator kind " + op);
     }
+    ChainNode node = new ChainNode(op, operator, subtask);
     if (timerNamespaces != null) {
       state = keyedState(op, task.keyGroups(), restore);
-      closeables.add(state);
+      closeables.add(closeOrPark(node, op, state));
     }
-    ChainNode node = new ChainNode(op, operator, subtask);
     if (state != null) {
       node.timers = TaskTimers.of(state, timerNamespaces); // in the backend when it keeps timers (forst)
       node.timerNamespaces = timerNamespaces;
@@ -155,9 +158,32 @@ final class ChainBuilder {
         }
       }
     }
-    return snapshots.isEmpty()
-        ? factory.create(plan.jobName(), op.id(), range, plan.maxParallelism())
-        : factory.restore(plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
+    if (snapshots.isEmpty()) {
+      return factory.create(plan.jobName(), op.id(), range, plan.maxParallelism());
+    }
+    if (factory instanceof StateParking.Factory parking) {
+      // the same key groups on the same worker as in the attempt that ended at this checkpoint
+      KeyedStateBackend open = parking.claim(worker, plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
+      if (open != null) {
+        return open;
+      }
+    }
+    return factory.restore(plan.jobName(), op.id(), range, plan.maxParallelism(), snapshots);
+  }
+
+  /**
+   * What closes a node's keyed state when its task ends: it parks it instead when the task left it
+   * exactly as its last snapshot ({@link ChainNode#keepState}) and the factory can park.
+   */
+  private AutoCloseable closeOrPark(ChainNode node, OperatorPlan op, KeyedStateBackend state) {
+    StateBackendFactory factory = env.stateBackends().get(plan.stateBackend());
+    return () -> {
+      if (node.keepState && node.keyedAt != null && factory instanceof StateParking.Factory parking) {
+        parking.park(worker, plan.jobName(), op.id(), state, node.keyedAt);
+      } else {
+        state.close();
+      }
+    };
   }
 
   /** Restores a node's watermark and timers (its keyed state was restored when it was created). */

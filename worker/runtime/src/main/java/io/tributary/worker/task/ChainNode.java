@@ -29,6 +29,13 @@ final class ChainNode {
   final Map<String, List<ExchangeOutput>> sideExchanges = new HashMap<>();
   final Output output = new NodeOutput();
   TaskTimers timers;
+  /**
+   * The keyed state's snapshot at the task's last barrier (null before one, or when that
+   * checkpoint failed on the task thread), and whether the state was left exactly as that snapshot
+   * when the task ended, so it may be kept open for the next attempt.
+   */
+  java.util.concurrent.CompletableFuture<io.tributary.state.StateSnapshot> keyedAt;
+  boolean keepState;
   /** The codec of the namespaces the operator's timers have; null when it has no timers. */
   io.tributary.state.StateCodec<?> timerNamespaces;
   OperatorContext context;

@@ -47,6 +47,15 @@ public final class StreamTask implements Runnable {
   /** Input ended: no barrier may be injected any more. */
   private boolean inputEnded;
   private long pendingAlignmentNanos;
+  /**
+   * Whether the operators' state may differ from the task's last checkpoint (true until its first
+   * barrier, and once it takes input or applies a watermark after one).
+   */
+  private boolean changedSinceBarrier = true;
+  /** While not 0: the source reads nothing until this time ({@code System.nanoTime()}). */
+  private long stoppedUntilNanos;
+  /** How long a source stopped at a checkpoint waits to be cancelled before it reads again. */
+  static final long STOP_AT_BARRIER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
 
   /** Told when the task ends. */
   public interface TaskListener {
@@ -139,9 +148,22 @@ public final class StreamTask implements Runnable {
    * input ended (the task's final state stands for it then). Any thread.
    */
   public void triggerCheckpoint(long checkpointId) {
+    triggerCheckpoint(checkpointId, false);
+  }
+
+  /**
+   * Like {@link #triggerCheckpoint(long)}; with {@code stop} the source reads nothing more after
+   * the barrier, since its attempt is to end at this checkpoint: so no task downstream takes input
+   * after it either, and their state stays the checkpoint's (see {@link ChainNode#keepState}). The
+   * source reads again if it is not cancelled within {@link #STOP_AT_BARRIER_NANOS}. Any thread.
+   */
+  public void triggerCheckpoint(long checkpointId, boolean stop) {
     mailbox.send(() -> {
       if (!inputEnded && checkpointId > lastBarrier) {
         processBarrier(checkpointId);
+        if (stop) {
+          stoppedUntilNanos = System.nanoTime() + STOP_AT_BARRIER_NANOS;
+        }
       }
     });
   }
@@ -189,6 +211,11 @@ public final class StreamTask implements Runnable {
       }
     } catch (Throwable t) {
       failure = t;
+      if (cancelled && t instanceof CancellationException && !changedSinceBarrier) {
+        for (ChainNode n : nodes) {
+          n.keepState = true; // cancelled with the state of its last checkpoint: the next attempt may go on with it
+        }
+      }
     } finally {
       closeAll();
       times.stop(System.nanoTime());
@@ -211,6 +238,15 @@ public final class StreamTask implements Runnable {
         input.pollPriority(); // a barrier that overtook the input does not wait for credit either
         await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
         continue;
+      }
+      if (stoppedUntilNanos != 0) {
+        long left = stoppedUntilNanos - System.nanoTime();
+        if (left > 0) {
+          flushOutputs();
+          await(TaskTimes.Wait.INPUT, left);
+          continue;
+        }
+        stoppedUntilNanos = 0;
       }
       if (firePendingWatermarks()) {
         continue;
@@ -255,6 +291,7 @@ public final class StreamTask implements Runnable {
     if ((++recordsIn & 1023) == 0) {
       publish();
     }
+    changedSinceBarrier = true;
     if (idle) {
       setIdle(false);
     }
@@ -305,6 +342,7 @@ public final class StreamTask implements Runnable {
     if (checkpointer != null) {
       checkpointer.snapshot(checkpointId, this, pendingAlignmentNanos, inFlight);
       pendingAlignmentNanos = 0;
+      changedSinceBarrier = false;
     }
     if (inFlight != null || (checkpointer != null && checkpointer.priorityBarriers())) {
       for (ExchangeOutput e : allExchanges) {
@@ -341,6 +379,7 @@ public final class StreamTask implements Runnable {
       if (!node.hasPendingWatermark()) {
         continue;
       }
+      changedSinceBarrier = true;
       long wm = node.pendingWatermark;
       if (node.timers != null) {
         Timer t;

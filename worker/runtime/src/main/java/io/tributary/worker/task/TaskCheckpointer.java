@@ -64,6 +64,9 @@ final class TaskCheckpointer {
         parts.put(n.plan.id(), snapshotOperator(checkpointId, n));
       }
     } catch (RuntimeException e) {
+      for (ChainNode n : task.nodes()) {
+        n.keyedAt = null; // the state matches no snapshot: never kept open for another attempt
+      }
       config.acks().decline(checkpointId, task.name(), e);
       return;
     }
@@ -134,6 +137,7 @@ final class TaskCheckpointer {
     KeyedStateBackend state = n.keyedState();
     if (state != null) {
       CompletableFuture<StateSnapshot> keyed = state.snapshot(checkpointId);
+      n.keyedAt = keyed;
       String timers = null;
       CompletableFuture<String> timersWritten = CompletableFuture.completedFuture(null);
       if (n.timers != null) {

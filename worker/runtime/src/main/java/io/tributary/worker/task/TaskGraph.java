@@ -77,7 +77,7 @@ public final class TaskGraph {
     this.worker = worker;
     this.plan = deployment.plan();
     this.env = env;
-    this.chains = new ChainBuilder(plan, env);
+    this.chains = new ChainBuilder(plan, env, worker);
   }
 
   /**
