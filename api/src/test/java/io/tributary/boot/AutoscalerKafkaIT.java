@@ -86,6 +86,23 @@ class AutoscalerKafkaIT {
                 delivery: exactly-once, transactionalIdPrefix: autoscale-it}
         """.formatted(kafka.bootstrapServers());
     ConnectorFactory slow = ConnectorFactory.standard().withSourceReaders(AutoscalerKafkaIT::aMillisecondPerRecord);
+    // what the workers (in this process) say when a task goes on with state kept open across a rescale
+    List<String> keptOpen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Logger parking = java.util.logging.Logger.getLogger(
+        io.tributary.worker.state.StateParking.class.getName());
+    java.util.logging.Handler told = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        keptOpen.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    parking.addHandler(told);
     Map<String, Long> expected = new TreeMap<>();
     try (JobManager jobs = EmbeddedServices.controlPlane(tmp.resolve("data"), slow, ControlTests.settings()
         .withActionTimeout(Duration.ofSeconds(60)));
@@ -128,6 +145,11 @@ class AutoscalerKafkaIT {
       assertThat(decisions.get(0).message()).startsWith("autoscaler: clicks 1 → 2 (clicks: ")
           .as("the source's target counts its backlog on the topic").containsPattern("target [\\d.]+k?/s");
       assertThat(decisions).anySatisfy(d -> assertThat(d.message()).startsWith("autoscaler: clicks 2 → 1 ("));
+      assertThat(keptOpen).as("the window's stage, not rescaled, kept its state open through both rescales")
+          .filteredOn(m -> m.startsWith("default--clicks: per-user of key groups [0, 128) goes on with the state of "
+              + "checkpoint ")).hasSize(2);
+    } finally {
+      parking.removeHandler(told);
     }
   }
 

@@ -21,10 +21,7 @@ import io.tributary.scheduler.checkpoint.CheckpointStore;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.spec.JobSpecs;
-import io.tributary.state.KeyGroupRange;
-import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
-import io.tributary.state.StateSnapshot;
 import io.tributary.state.forst.rocks.ForstMetrics;
 import io.tributary.state.forst.rocks.ForstStateBackendFactory;
 import io.tributary.state.forst.store.InstrumentedObjectStore;
@@ -877,38 +874,17 @@ final class CheckpointBench implements Callable<Integer> {
   }
 
   /** The forst factory of the current "machine". */
-  private static final class Swappable implements StateBackendFactory {
+  private static final class Swappable extends io.tributary.state.ForwardingStateBackendFactory {
     volatile StateBackendFactory delegate;
+
+    @Override
+    protected StateBackendFactory delegate() {
+      return delegate;
+    }
 
     @Override
     public String name() {
       return ForstStateBackendFactory.NAME;
-    }
-
-    @Override
-    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
-      return delegate.create(jobName, operatorId, range, maxParallelism);
-    }
-
-    @Override
-    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
-        List<StateSnapshot> snapshots) {
-      return delegate.restore(jobName, operatorId, range, maxParallelism, snapshots);
-    }
-
-    @Override
-    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
-      return delegate.copyTo(jobName, operatorId, snapshot, directory);
-    }
-
-    @Override
-    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
-      delegate.retain(jobName, operatorId, snapshot);
-    }
-
-    @Override
-    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
-      return delegate.release(jobName, operatorId, snapshot);
     }
   }
 

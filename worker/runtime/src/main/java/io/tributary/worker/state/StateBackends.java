@@ -1,9 +1,6 @@
 package io.tributary.worker.state;
 
-import io.tributary.state.KeyGroupRange;
-import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
-import io.tributary.state.StateSnapshot;
 import io.tributary.state.forst.rocks.ForstConfig;
 import io.tributary.state.forst.rocks.ForstStateBackendFactory;
 import io.tributary.state.forst.store.ObjectStores;
@@ -13,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -112,7 +108,7 @@ public final class StateBackends implements AutoCloseable {
   }
 
   /** Opens the object store and RocksDB resources only when a job asks for forst state. */
-  private static final class LazyForst implements StateBackendFactory, AutoCloseable {
+  private static final class LazyForst extends io.tributary.state.ForwardingStateBackendFactory implements AutoCloseable {
     private final String url;
     private final ObjectStore given;
     private final Path localRoot;
@@ -133,29 +129,8 @@ public final class StateBackends implements AutoCloseable {
     }
 
     @Override
-    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
-      return get().create(jobName, operatorId, range, maxParallelism);
-    }
-
-    @Override
-    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
-        List<StateSnapshot> snapshots) {
-      return get().restore(jobName, operatorId, range, maxParallelism, snapshots);
-    }
-
-    @Override
-    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
-      return get().copyTo(jobName, operatorId, snapshot, directory);
-    }
-
-    @Override
-    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
-      get().retain(jobName, operatorId, snapshot);
-    }
-
-    @Override
-    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
-      return get().release(jobName, operatorId, snapshot);
+    protected StateBackendFactory delegate() {
+      return get();
     }
 
     private synchronized ForstStateBackendFactory get() {

@@ -1,5 +1,6 @@
 package io.tributary.worker.state;
 
+import io.tributary.state.ForwardingStateBackendFactory;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
 import io.tributary.state.StateBackendFactory;
@@ -162,7 +163,7 @@ public final class StateParking implements AutoCloseable {
   }
 
   /** A factory whose backends can be parked in its {@link StateParking}; otherwise its delegate. */
-  public final class Factory implements StateBackendFactory {
+  public final class Factory extends ForwardingStateBackendFactory {
     private final StateBackendFactory delegate;
 
     private Factory(StateBackendFactory delegate) {
@@ -194,34 +195,8 @@ public final class StateParking implements AutoCloseable {
     }
 
     @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public KeyedStateBackend create(String jobName, String operatorId, KeyGroupRange range, int maxParallelism) {
-      return delegate.create(jobName, operatorId, range, maxParallelism);
-    }
-
-    @Override
-    public KeyedStateBackend restore(String jobName, String operatorId, KeyGroupRange range, int maxParallelism,
-        List<StateSnapshot> snapshots) {
-      return delegate.restore(jobName, operatorId, range, maxParallelism, snapshots);
-    }
-
-    @Override
-    public StateSnapshot copyTo(String jobName, String operatorId, StateSnapshot snapshot, String directory) {
-      return delegate.copyTo(jobName, operatorId, snapshot, directory);
-    }
-
-    @Override
-    public void retain(String jobName, String operatorId, StateSnapshot snapshot) {
-      delegate.retain(jobName, operatorId, snapshot);
-    }
-
-    @Override
-    public List<String> release(String jobName, String operatorId, StateSnapshot snapshot) {
-      return delegate.release(jobName, operatorId, snapshot);
+    protected StateBackendFactory delegate() {
+      return delegate;
     }
   }
 }
