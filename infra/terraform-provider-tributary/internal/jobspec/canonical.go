@@ -118,8 +118,9 @@ func checkpoints(o *reader) any {
 		}
 		unaligned = ok && b
 	}
-	if o.field("alignmentTimeout") != nil {
-		o.fail("alignmentTimeout", "is not available yet: with unaligned: true every checkpoint is unaligned from its start")
+	timeout := o.duration("alignmentTimeout", true, nil)
+	if timeout != nil && !unaligned {
+		o.fail("alignmentTimeout", "applies to unaligned checkpoints only")
 	}
 	o.rejectUnknown()
 	out := NewObject()
@@ -129,6 +130,9 @@ func checkpoints(o *reader) any {
 	// left out at their defaults, as the server's canonical form does
 	if unaligned {
 		out.Set("unaligned", true)
+	}
+	if n, ok := timeout.(int64); ok && n != 0 {
+		out.Set("alignmentTimeoutMillis", n)
 	}
 	return out
 }

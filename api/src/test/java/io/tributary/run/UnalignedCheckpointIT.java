@@ -93,6 +93,42 @@ class UnalignedCheckpointIT {
    */
   @Timeout(120)
   @Test
+  void checkpointsWhoseAlignmentTimesOutTurnUnalignedAndKeepTheOutputExact() throws Exception {
+    String spec = """
+        name: unaligned-timeout
+        parallelism: 2
+        sources:
+          fast: {type: datagen, count: %d}
+          slow: {type: datagen, count: 400, maxRecordsPerSecond: 200}
+        operators:
+          - {id: both, union: [fast, slow], select: {k: "id %% 13", seq: "id / 13"}}
+          - {id: by-key, input: both, keyBy: [k]}
+        sinks:
+          out: {input: by-key, type: file, path: "%s"}
+        """;
+    Path reference = tmp.resolve("reference");
+    List<String> expected = FaultRuns.reference(plan(spec.formatted(COUNT, reference), null), reference);
+    Path out = tmp.resolve("out");
+    FailingSources sources = new FailingSources(1);
+    RunEvents events = failingAtInFlight(sources);
+
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        LocalRun runner = runner(checkpoints, plan(spec.formatted(COUNT, out), null), 3, RestorePolicy.NONE, sources,
+            events, 5)) {
+      runner.run();
+    }
+
+    assertThat(sources.failures()).as(events.timeline()).isEqualTo(1);
+    assertThat(events.restoredFrom).hasSize(1);
+    assertThat(inFlightRecords(events.restoredFrom.get(0))).as(events.timeline()).isPositive();
+    assertThat(events.stats.stream().mapToLong(s -> s.maxAlignmentNanos()).max().orElse(0))
+        .as("the checkpoints aligned first").isGreaterThan(TimeUnit.MILLISECONDS.toNanos(5));
+    assertThat(committed(out)).as("committed output").containsExactlyElementsOf(expected);
+    assertThat(hidden(out)).isEmpty();
+  }
+
+  @Timeout(120)
+  @Test
   void anUnalignedCheckpointTakenAtParallelismTwoRestoresAtThree() throws Exception {
     List<String> expected = FaultRuns.reference(plan(spec(tmp.resolve("reference")), null), tmp.resolve("reference"));
     Path out = tmp.resolve("out");
@@ -193,9 +229,15 @@ class UnalignedCheckpointIT {
 
   private static LocalRun runner(CheckpointDir checkpoints, ExecutionPlan plan, int restarts, RestorePolicy restore,
       FailingSources sources, JobMaster.Events events) {
+    return runner(checkpoints, plan, restarts, restore, sources, events, 0);
+  }
+
+  /** @param alignmentTimeoutMillis checkpoints align this long first (0: unaligned from the start) */
+  private static LocalRun runner(CheckpointDir checkpoints, ExecutionPlan plan, int restarts, RestorePolicy restore,
+      FailingSources sources, JobMaster.Events events, long alignmentTimeoutMillis) {
     JobMaster.Settings settings = new JobMaster.Settings(plan, 100, 3, 0, restore,
         new RestartPolicy(restarts, Duration.ofMillis(10), Duration.ofMillis(100)))
-        .withUnaligned(0);
+        .withUnaligned(alignmentTimeoutMillis);
     return LocalRun.create(settings, InProcessWorkerPool.Options.of(checkpoints.backends())
         .withConnectors(new SlowSinks(sources)).withCredits(2), checkpoints.store(plan.jobName()), events);
   }

@@ -235,15 +235,13 @@ public final class SpecParser {
         o.error("unaligned", "applies to exactly-once checkpoints only; drop it or use mode: exactly-once");
       }
     }
-    if (o.field("alignmentTimeout") != null) {
-      // the runtime can align first and turn unaligned on a timeout, but a job doing so stalled in
-      // tests under load: not offered until that is understood
-      o.error("alignmentTimeout", "is not available yet: with unaligned: true every checkpoint is unaligned from "
-          + "its start; drop alignmentTimeout");
+    Long timeout = o.duration("alignmentTimeout", true, null);
+    if (timeout != null && !unaligned) {
+      o.error("alignmentTimeout", "applies to unaligned checkpoints only; add unaligned: true or drop it");
     }
     o.rejectUnknown();
     return new CheckpointSpec(interval == null ? 0 : interval, mode,
-        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain, unaligned, 0);
+        retain == null ? CheckpointSpec.DEFAULT_RETAIN : retain, unaligned, timeout == null ? 0 : timeout);
   }
 
   private static StateSpec state(ObjectReader o) {

@@ -207,10 +207,12 @@ class SpecParserTest {
   }
 
   @Test
-  void checkpointsMayBeUnalignedWhenExactlyOnceButNotYetWithAnAlignmentTimeout() {
+  void checkpointsMayBeUnalignedWithAnAlignmentTimeoutWhenExactlyOnce() {
     String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
     assertThat(SpecParser.parse(base + "checkpoints: {interval: 1s, unaligned: true}\n").checkpoints())
         .isEqualTo(new CheckpointSpec(1_000, "exactly-once", CheckpointSpec.DEFAULT_RETAIN, true, 0));
+    assertThat(SpecParser.parse(base + "checkpoints: {interval: 1s, unaligned: true, alignmentTimeout: 10s}\n")
+        .checkpoints().alignmentTimeoutMillis()).isEqualTo(10_000);
     assertThat(SpecParser.parse(base + "checkpoints: {interval: 1s}\n").checkpoints().unaligned()).isFalse();
 
     assertThat(shapeErrors(base + "checkpoints: {interval: 1s, mode: at-least-once, unaligned: true}\n"))
@@ -220,11 +222,12 @@ class SpecParserTest {
         });
     assertThat(shapeErrors(base + "checkpoints: {interval: 1s, unaligned: yes please}\n")).singleElement()
         .satisfies(e -> assertThat(e.pointer()).isEqualTo("/checkpoints/unaligned"));
-    assertThat(shapeErrors(base + "checkpoints: {interval: 1s, unaligned: true, alignmentTimeout: 10s}\n"))
-        .singleElement().satisfies(e -> {
+    assertThat(shapeErrors(base + "checkpoints: {interval: 1s, alignmentTimeout: 10s}\n")).singleElement()
+        .satisfies(e -> {
           assertThat(e.pointer()).isEqualTo("/checkpoints/alignmentTimeout");
-          assertThat(e.message()).contains("not available yet");
+          assertThat(e.message()).contains("unaligned: true");
         });
+    assertThat(shapeErrors(base + "checkpoints: {interval: 1s, unaligned: true, alignmentTimeout: -1s}\n"))
+        .singleElement().satisfies(e -> assertThat(e.pointer()).isEqualTo("/checkpoints/alignmentTimeout"));
   }
-
 }

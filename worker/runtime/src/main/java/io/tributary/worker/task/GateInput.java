@@ -196,10 +196,6 @@ final class GateInput implements TaskInput {
       }
       return MORE;
     }
-    if (aligning >= 0 && unaligned != null && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT
-        && clock.getAsLong() - alignmentStartNanos > unaligned.timeoutNanos()) {
-      startUnaligned(aligning);
-    }
     int processed = 0;
     while (processed < MAX_ELEMENTS_PER_STEP) {
       if (current == null) {
@@ -262,7 +258,22 @@ final class GateInput implements TaskInput {
     while ((p = gate.pollPriority()) != null) {
       onPriorityBarrier(p.channel(), p.checkpointId(), p.buffers());
     }
+    checkAlignmentTimeout();
     capture();
+  }
+
+  /**
+   * Turns the checkpoint being aligned unaligned once its alignment waited longer than the timeout.
+   * Checked between any two elements (this is called before each one is handled) and while the task
+   * waits for credit, not only when a step starts: a step may take long (a slow operator, up to
+   * {@link #MAX_ELEMENTS_PER_STEP} elements) and a backpressured task takes none, and an alignment
+   * checked that late overran its timeout many times over and mostly completed aligned.
+   */
+  private void checkAlignmentTimeout() {
+    if (aligning >= 0 && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT
+        && clock.getAsLong() - alignmentStartNanos > unaligned.timeoutNanos()) {
+      startUnaligned(aligning);
+    }
   }
 
   /**
@@ -645,6 +656,12 @@ final class GateInput implements TaskInput {
       return Math.max(1, alignmentStartNanos + unaligned.timeoutNanos() + 1 - clock.getAsLong());
     }
     return Long.MAX_VALUE;
+  }
+
+  /** Waiting for credit, the task wakes up too when the alignment times out (see {@link #pollPriority()}). */
+  @Override
+  public long maxCreditWaitNanos() {
+    return maxWaitNanos();
   }
 
   @Override

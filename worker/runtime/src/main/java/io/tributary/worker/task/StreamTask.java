@@ -235,8 +235,10 @@ public final class StreamTask implements Runnable {
       checkCancelled();
       mailbox.runMail();
       if (!outputsAvailable() && !drainOutputs()) {
-        input.pollPriority(); // a barrier that overtook the input does not wait for credit either
-        await(TaskTimes.Wait.CREDIT, Long.MAX_VALUE);
+        // a barrier that overtook the input does not wait for credit either, nor does an alignment
+        // that times out: it turns unaligned while the task is backpressured
+        input.pollPriority();
+        await(TaskTimes.Wait.CREDIT, input.maxCreditWaitNanos());
         continue;
       }
       if (stoppedUntilNanos != 0) {

@@ -23,5 +23,13 @@ interface TaskInput {
   /** The longest the task may wait before calling {@link #step()} again. */
   long maxWaitNanos();
 
+  /**
+   * The longest the task may wait for credit before calling {@link #pollPriority()} again (an
+   * alignment that times out turns unaligned while the task is backpressured too).
+   */
+  default long maxCreditWaitNanos() {
+    return Long.MAX_VALUE;
+  }
+
   void close();
 }

@@ -169,6 +169,106 @@ class GateInputUnalignedTest {
   }
 
   @Test
+  void anAlignmentTimesOutBetweenTwoElementsNotOnlyWhenAStepStarts() {
+    // a slow operator: the clock advances by one per element processed, so one step of the task's
+    // input (up to thousands of elements) outlasts the alignment timeout many times over
+    Gate g = new Gate(2, 1000, 10);
+    g.input.clock(() -> g.now + g.log.size());
+    g.barrier(A, 1).records(A, 0, 3).flush(A);
+    g.records(B, 0, 100).barrier(B, 1).records(B, 100, 102).flush(B);
+    g.run();
+    assertThat(g.priority).as("the checkpoint turned unaligned when its alignment timed out").containsExactly(1L);
+    assertThat(g.log.subList(0, g.log.indexOf("barrier 1")))
+        .as("the snapshot is taken after the records processed within the timeout").isEqualTo(names("B", 0, 11));
+    assertThat(g.inFlight(1)).containsExactlyElementsOf(names("B", 11, 100));
+    assertThat(g.acks.get(0).alignmentNanos()).isEqualTo(11);
+  }
+
+  /**
+   * A backpressured task reads no input: its alignment still times out, and the barrier goes on with
+   * priority ahead of the output that waits for credit. Runs the task on its own thread with the
+   * real clock.
+   */
+  @Test
+  void anAlignmentTimesOutWhileTheTaskWaitsForCredit() throws Exception {
+    long timeout = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+    InputGate gate = new InputGate(2);
+    InProcessChannel[] channels = new InProcessChannel[2];
+    ElementWriter[] writers = new ElementWriter[2];
+    List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+    ChainNode head = new ChainNode(new TransformPlan("head", null, null, null), new Forwarding(log));
+    for (int c = 0; c < 2; c++) {
+      channels[c] = new InProcessChannel(gate, c, 1000, 48);
+      writers[c] = new ElementWriter(channels[c]);
+    }
+    // downstream grants one credit and never returns it: the task is backpressured after one buffer
+    InputGate downstream = new InputGate(1);
+    InProcessChannel out = new InProcessChannel(downstream, 0, 1, 48);
+    java.util.concurrent.CompletableFuture<Long> forwarded = new java.util.concurrent.CompletableFuture<>();
+    downstream.onArrival(() -> {
+      InputGate.PriorityBarrier p = downstream.pollPriority();
+      if (p != null) {
+        forwarded.complete(p.checkpointId());
+      }
+    });
+    ExchangeOutput exchange = new ExchangeOutput(new io.tributary.plan.EdgePlan(0, "head", null, 1, "next",
+        io.tributary.plan.EdgePlan.Partitioning.FORWARD, List.of()), List.of(new ElementWriter(out)), 128, 0, null);
+    head.exchanges.add(exchange);
+    GateInput input = new GateInput(gate, channels.clone(), new ChainNode[] {head, head}, new int[2], new boolean[2],
+        true, new GateInput.Unaligned(timeout, new io.tributary.stream.KeySelector[2], 128), 0);
+    java.util.concurrent.CompletableFuture<Throwable> ended = new java.util.concurrent.CompletableFuture<>();
+    StreamTask task = new StreamTask("backpressured", input, List.of(head), List.of(head), List.of(exchange),
+        List.of(), new StreamTask.TaskListener() {
+          @Override
+          public void finished(StreamTask t) {
+            ended.complete(null);
+          }
+
+          @Override
+          public void failed(StreamTask t, Throwable error) {
+            ended.complete(error);
+          }
+        });
+    List<Long> acked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CheckpointAcks acks = new CheckpointAcks() {
+      @Override
+      public void acknowledge(long checkpointId, TaskState state) {
+        acked.add(checkpointId);
+      }
+
+      @Override
+      public void decline(long checkpointId, String t, Throwable reason) {}
+
+      @Override
+      public void finished(TaskState state) {}
+    };
+    task.checkpointer(new TaskCheckpointer(new Checkpointing(acks, new InMemoryObjectStore(), Runnable::run, 1, true,
+        true, timeout), "job", 1, 0, 1));
+    // A delivers barrier 1 (the alignment starts), B many records that fill the output, and no barrier yet
+    writers[A].write(new Barrier(1));
+    writers[A].flush();
+    for (int i = 0; i < 50; i++) {
+      writers[B].write(new Record(SCHEMA, new Object[] {"B", (long) i}, Record.NO_TIMESTAMP));
+    }
+    writers[B].flush();
+    Thread thread = new Thread(task, "backpressured-task");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      assertThat(forwarded.get(30, java.util.concurrent.TimeUnit.SECONDS))
+          .as("barrier 1 went on with priority though the task waits for credit").isEqualTo(1L);
+      assertThat(log).as("the task is backpressured: it took few of B's records").hasSizeLessThan(50);
+      assertThat(log).contains("barrier 1");
+      assertThat(out.availableCredits()).isZero();
+    } finally {
+      task.cancel();
+      thread.join(30_000);
+    }
+    assertThat(ended.get(30, java.util.concurrent.TimeUnit.SECONDS))
+        .isInstanceOf(java.util.concurrent.CancellationException.class);
+  }
+
+  @Test
   void aPriorityBarrierDuringAnAlignmentTurnsItUnaligned() {
     Gate g = new Gate(2, 1000, 1_000_000);
     g.records(A, 0, 3).barrier(A, 1).records(A, 3, 6).flush(A);
@@ -181,8 +281,9 @@ class GateInputUnalignedTest {
 
   /**
    * Random interleavings of two or three channels with little credit, several checkpoints, barriers
-   * of one checkpoint sent far apart, with priority or (half the rounds) in-band under an alignment
-   * timeout that the clock passes now and then: for every acknowledged checkpoint, what was processed before
+   * of one checkpoint sent far apart, with priority or (half the rounds) under an alignment timeout
+   * that the clock passes now and then, in-band from senders that aligned and with priority from
+   * those that turned unaligned, both in one checkpoint: for every acknowledged checkpoint, what was processed before
    * its snapshot and what it logged are disjoint and together exactly the records sent before its
    * barrier on each channel; every record is processed once, in its channel's order; each buffer
    * returns its credit once.
@@ -229,8 +330,8 @@ class GateInputUnalignedTest {
           remaining--;
           if (e instanceof Integer i) {
             g.records(c, i, i + 1);
-          } else if (e instanceof Long id && timeout) {
-            g.barrier(c, id);
+          } else if (e instanceof Long id && timeout && random.nextInt(3) > 0) {
+            g.barrier(c, id); // under a timeout most senders aligned; the others turned unaligned
           } else if (e instanceof Long id) {
             g.priorityBarrier(c, id);
           } else {
@@ -429,6 +530,20 @@ class GateInputUnalignedTest {
       TaskState state = acks.stream().filter(s -> s.lastCheckpoint() == id).findFirst().orElseThrow();
       OperatorState head = state.operators().get("head");
       return head.inFlight() == null ? 0 : head.inFlight().records();
+    }
+  }
+
+  /** Logs records as {@code A3} and snapshots as {@code barrier 1}, and forwards the records. */
+  private record Forwarding(List<String> log) implements Operator {
+    @Override
+    public void processElement(Record record, Output out) {
+      log.add(record.get("ch") + String.valueOf(record.get("n")));
+      out.emit(record);
+    }
+
+    @Override
+    public void onBarrier(long checkpointId) {
+      log.add("barrier " + checkpointId);
     }
   }
 
