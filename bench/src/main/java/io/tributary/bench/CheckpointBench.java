@@ -559,6 +559,13 @@ final class CheckpointBench implements Callable<Integer> {
         last.durationMillis(), millis(last.maxSyncNanos(), 0), bytes(last.uploadedBytes()));
     out.printf("build phase: %d checkpoints, sync snapshot max %s ms, duration max %,d ms%n", rec.buildCheckpoints,
         millis(rec.buildMaxSyncNanos, 0), rec.buildMaxDurationMillis);
+    int half = rec.buildUploaded.size() / 2; // the second half: the larger state
+    long up = rec.buildUploaded.subList(half, rec.buildUploaded.size()).stream().mapToLong(Long::longValue).sum();
+    long written = rec.buildWritten.subList(half, rec.buildWritten.size()).stream().mapToLong(Long::longValue).sum();
+    if (written > 0) {
+      out.printf("build phase, last %d checkpoints: uploaded %s for %s written into the state (%.2fx; target <= 2x)%n",
+          rec.buildUploaded.size() - half, bytes(up), bytes(written), (double) up / written);
+    }
     if (rec.firstRecordsAt == 0) {
       out.printf("failure to processing again: not within %s s of the restart (target < 5 s: missed)%n",
           observe.toSeconds());
@@ -627,6 +634,10 @@ final class CheckpointBench implements Callable<Integer> {
     volatile LocalRun run;
     volatile long buildMaxSyncNanos;
     volatile long buildMaxDurationMillis;
+    /** Per build checkpoint: bytes uploaded, and bytes written into the state since the previous one. */
+    final List<Long> buildUploaded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<Long> buildWritten = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private long writtenBefore;
 
     Recovery(Storage storage, FailOnce fail, long targetBytes, long buildTimeoutNanos, boolean warmCache) {
       this.storage = storage;
@@ -646,9 +657,14 @@ final class CheckpointBench implements Callable<Integer> {
       buildMaxDurationMillis = Math.max(buildMaxDurationMillis, st.durationMillis());
       double elapsed = (System.nanoTime() - startedAt) / 1e9;
       LocalAttempt job = run.attempt();
-      System.err.printf("[%5.1fs] checkpoint %d: %s keyed state, uploaded %s, %,d ms, sync %s ms; %,d records in%n",
-          elapsed, st.id(), bytes(st.stateBytes()), bytes(st.uploadedBytes()), st.durationMillis(),
-          millis(st.maxSyncNanos(), 0), job == null ? 0 : windowRecords(job));
+      long written = storage.currentForst().forstMetrics().map(m -> m.bytesWritten()).orElse(0L);
+      System.err.printf("[%5.1fs] checkpoint %d: %s keyed state, uploaded %s (%s written since the previous one), "
+          + "%,d ms, sync %s ms; %,d records in%n", elapsed, st.id(), bytes(st.stateBytes()), bytes(st.uploadedBytes()),
+          bytes(written - writtenBefore), st.durationMillis(), millis(st.maxSyncNanos(), 0),
+          job == null ? 0 : windowRecords(job));
+      buildUploaded.add(st.uploadedBytes());
+      buildWritten.add(written - writtenBefore);
+      writtenBefore = written;
       if (st.stateBytes() >= targetBytes || System.nanoTime() - startedAt > buildTimeoutNanos) {
         restoredFrom = st;
         fail.arm();

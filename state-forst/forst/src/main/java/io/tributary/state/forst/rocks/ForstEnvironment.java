@@ -40,6 +40,8 @@ final class ForstEnvironment implements AutoCloseable {
   final ExecutorService shardCheckpoints;
   static final int SHARD_CHECKPOINT_THREADS = 16;
   final LongAdder bytesUploaded = new LongAdder();
+  /** Bytes of keys and values written into the shards, counted at each snapshot. */
+  final LongAdder bytesWritten = new LongAdder();
   final LongAdder shardsOpened = new LongAdder();
   /** Bytes of change-log segments read by range, outside the file cache. */
   final LongAdder logBytesRead = new LongAdder();
@@ -84,7 +86,7 @@ final class ForstEnvironment implements AutoCloseable {
   ForstMetrics metrics() {
     FileCacheMetrics c = cache.metrics();
     return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded() + logBytesRead.sum(), shardsOpened.sum(), c.hits(), c.misses(),
-        shardOpenNanos.sum(), c.evictions(), c.cachedBytes());
+        shardOpenNanos.sum(), c.evictions(), c.cachedBytes(), bytesWritten.sum());
   }
 
   @Override

@@ -487,6 +487,11 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     List<CompletableFuture<?>> dependencies = new ArrayList<>();
     try {
       Set<Shard> materialize = dueForMaterialization();
+      long written = 0;
+      for (Shard s : shards) {
+        written += s == null ? 0 : s.takeWrittenBytes();
+      }
+      env.bytesWritten.add(written);
       BytesOut log = new BytesOut(1024);
       for (int i = 0; i < shards.length; i++) {
         Shard s = collect(i, checkpointId, materialize, taken, reused, dependencies);

@@ -11,9 +11,11 @@ package io.tributary.state.forst.rocks;
  * @param shardOpenNanos time spent opening those shards, fetching restored files included
  * @param cacheEvictions files the file cache evicted to stay within its disk budget
  * @param cachedBytes bytes the file cache holds now
+ * @param bytesWritten bytes of keys and values written into the shards, counted when each backend
+ *     snapshots (what the snapshots' uploads compare with)
  */
 public record ForstMetrics(long bytesUploaded, long bytesDownloaded, long shardsOpened, long cacheHits,
-    long cacheMisses, long shardOpenNanos, long cacheEvictions, long cachedBytes) {
+    long cacheMisses, long shardOpenNanos, long cacheEvictions, long cachedBytes, long bytesWritten) {
 
   /** One line for progress reports. */
   public String describe() {

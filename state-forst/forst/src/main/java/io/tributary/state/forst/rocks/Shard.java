@@ -36,6 +36,8 @@ final class Shard implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger uploadsInFlight =
       new java.util.concurrent.atomic.AtomicInteger();
   private boolean dirty;
+  /** Bytes of keys and values written since {@link #takeWrittenBytes()} (figures only). */
+  private long writtenBytes;
   /** The keys this shard may hold; null when unknown (restored, not listed yet). */
   private KeyFilter filter;
   /** Reads that went to RocksDB and found nothing while there was no filter; see {@link #missed}. */
@@ -136,6 +138,7 @@ final class Shard implements AutoCloseable {
 
   void put(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
+    writtenBytes += keyLen + valueLen;
     written(key, keyLen);
     if (changes != null) {
       changes.put(key, keyLen, value, valueLen);
@@ -150,6 +153,7 @@ final class Shard implements AutoCloseable {
   /** Appends {@code value} to the value of {@code key} (the merge operator concatenates). */
   void merge(byte[] key, int keyLen, byte[] value, int valueLen) {
     dirty = true;
+    writtenBytes += keyLen + valueLen;
     written(key, keyLen);
     if (changes != null) {
       changes.merge(key, keyLen, value, valueLen);
@@ -163,6 +167,7 @@ final class Shard implements AutoCloseable {
 
   void delete(byte[] key, int keyLen) {
     dirty = true;
+    writtenBytes += keyLen;
     if (changes != null) {
       changes.delete(key, keyLen);
     }
@@ -343,6 +348,13 @@ final class Shard implements AutoCloseable {
    * Takes the writes logged since the last snapshot (on the task thread, instead of a checkpoint).
    * The caller adds the returned bytes as a new segment with {@link #logged}.
    */
+  /** Bytes of keys and values written since the last call. */
+  long takeWrittenBytes() {
+    long n = writtenBytes;
+    writtenBytes = 0;
+    return n;
+  }
+
   byte[] takeChanges() {
     dirty = false;
     return changes.take();
