@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
  * each backend with the future of that snapshot. The next attempt's task on the same worker asks
  * to {@linkplain Factory#claim claim} it with what it restores from: it gets the open backend only
  * when its key groups are all in one snapshot of exactly its range, equal to the parked one's (same
- * backend kind, checkpoint, key groups and objects) and completed; otherwise it restores as usual. A backend nobody claims is closed when the
- * job's next attempt has built its tasks on that worker ({@link #dropUnclaimed}), or after {@link
- * #DEFAULT_HOLD}, or when this is closed. Thread-safe.
+ * backend kind, checkpoint, key groups and objects) and completed; otherwise it restores as usual.
+ * A backend nobody claims is closed when the job's next attempt has built its tasks on that worker
+ * ({@link #dropUnclaimed}), or after {@link #DEFAULT_HOLD}, or when this is closed. Thread-safe.
  */
 public final class StateParking implements AutoCloseable {
   /** How long a parked backend waits for its next attempt at most. */
