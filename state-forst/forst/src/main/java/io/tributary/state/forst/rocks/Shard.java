@@ -10,6 +10,7 @@ import org.rocksdb.Checkpoint;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 
 /**
  * One RocksDB instance holding one key group of one operator instance: the unit of state movement
@@ -53,6 +54,15 @@ final class Shard implements AutoCloseable {
   private CompletableFuture<List<ShardManifest.ShardFile>> base;
   /** The log segments written since that materialization, each with the upload that makes it durable. */
   private final List<Logged> log = new ArrayList<>();
+
+  /**
+   * Writes not in RocksDB yet, applied as one batch when enough are held and before any read they
+   * could change (see {@link HeldWrites}).
+   */
+  private final HeldWrites held = new HeldWrites(HELD_WRITES, HELD_BYTES);
+  /** How many writes a shard holds back at most, and about how many bytes. */
+  static final int HELD_WRITES = 256;
+  static final int HELD_BYTES = 64 << 10;
 
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
@@ -110,6 +120,9 @@ final class Shard implements AutoCloseable {
     if (filter != null && !filter.mayHold(key, KeyFilter.prefixLength(key, keyLen))) {
       return RocksDB.NOT_FOUND;
     }
+    if (held.mayHold(key, keyLen)) {
+      applyHeld();
+    }
     rocksReads++;
     int n;
     try {
@@ -143,11 +156,8 @@ final class Shard implements AutoCloseable {
     if (changes != null) {
       changes.put(key, keyLen, value, valueLen);
     }
-    try {
-      db.put(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
-    } catch (RocksDBException e) {
-      throw failure("write", e);
-    }
+    held.put(key, keyLen, value, valueLen);
+    applyHeldIfFull();
   }
 
   /** Appends {@code value} to the value of {@code key} (the merge operator concatenates). */
@@ -158,11 +168,8 @@ final class Shard implements AutoCloseable {
     if (changes != null) {
       changes.merge(key, keyLen, value, valueLen);
     }
-    try {
-      db.merge(resources.writeOptions(), key, 0, keyLen, value, 0, valueLen);
-    } catch (RocksDBException e) {
-      throw failure("merge", e);
-    }
+    held.merge(key, keyLen, value, valueLen);
+    applyHeldIfFull();
   }
 
   void delete(byte[] key, int keyLen) {
@@ -171,10 +178,25 @@ final class Shard implements AutoCloseable {
     if (changes != null) {
       changes.delete(key, keyLen);
     }
-    try {
-      db.delete(resources.writeOptions(), key, 0, keyLen);
+    held.delete(key, keyLen);
+    applyHeldIfFull();
+  }
+
+  private void applyHeldIfFull() {
+    if (held.full()) {
+      applyHeld();
+    }
+  }
+
+  /** Writes the held writes to RocksDB, as one batch. */
+  void applyHeld() {
+    if (held.isEmpty()) {
+      return;
+    }
+    try (WriteBatch batch = new WriteBatch(held.take())) {
+      db.write(resources.writeOptions(), batch);
     } catch (RocksDBException e) {
-      throw failure("delete", e);
+      throw failure("write", e);
     }
   }
 
@@ -205,6 +227,7 @@ final class Shard implements AutoCloseable {
    * listed, counting the misses or additions that triggered it).
    */
   void rebuildFilter() {
+    applyHeld();
     long[] hashes = new long[64];
     int n = 0;
     byte[] last = null;
@@ -253,6 +276,7 @@ final class Shard implements AutoCloseable {
 
   /** A new iterator; the caller closes it. */
   RocksIterator iterator() {
+    applyHeld();
     return db.newIterator(resources.readOptions());
   }
 
@@ -286,6 +310,7 @@ final class Shard implements AutoCloseable {
    * waits (no write meanwhile); clears the dirty flag.
    */
   void checkpoint(Path target) {
+    applyHeld();
     try (Checkpoint cp = Checkpoint.create(db)) {
       // with the WAL off, createCheckpoint flushes the memtable itself (log_size_for_flush 0)
       cp.createCheckpoint(target.toString());
@@ -385,6 +410,7 @@ final class Shard implements AutoCloseable {
    * already).
    */
   void replay(byte[] data, int offset, int length) throws java.io.IOException {
+    applyHeld(); // in order: held writes are older
     ChangeLog.replay(data, offset, length, new ChangeLog.Target() {
       @Override
       public void put(byte[] key, byte[] value) {
@@ -462,5 +488,6 @@ final class Shard implements AutoCloseable {
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)
     db.cancelAllBackgroundWork(false);
     db.close();
+    held.clear(); // like the memtable, lost with the directory
   }
 }
