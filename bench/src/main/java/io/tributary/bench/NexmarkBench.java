@@ -124,6 +124,9 @@ final class NexmarkBench implements Callable<Integer> {
     System.out.printf("%-22s %,12.0f %8.2f %8.2f %9.2f %11.2f %,8d %,12d%n", q + " " + state,
         gen.records() / f.wallSeconds(), f.wallSeconds(), f.cpuSeconds(), perMillion, perMillion - gen.cpuPerMillion(),
         f.heapAfterGcBytes() >> 20, f.results());
+    if (f.caches() != null) {
+      System.out.printf("%-22s %s%n", "", f.caches());
+    }
   }
 
   /** The plain loop's figures: the same work on the same records, generated beforehand. */

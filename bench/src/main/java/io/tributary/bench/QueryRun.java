@@ -50,9 +50,10 @@ final class QueryRun {
 
   /**
    * What a run measured; {@code heapAfterGcBytes}: the most heap held right after a collection
-   * during the run ({@link HeapWatch}).
+   * during the run ({@link HeapWatch}); {@code caches}: the forst backend's cache hit rates
+   * ({@code ForstMetrics#describeCaches}), null when the job used no forst state.
    */
-  record Figures(double wallSeconds, double cpuSeconds, long results, long heapAfterGcBytes) {}
+  record Figures(double wallSeconds, double cpuSeconds, long results, long heapAfterGcBytes, String caches) {}
 
   /** Runs the {@link NexmarkQueries} query once and measures it. */
   static Figures run(Settings s) throws InterruptedException {
@@ -76,7 +77,9 @@ final class QueryRun {
           ? new JobMaster.Settings(plan, checkpointMillis, RETAINED, CHECKPOINT_TIMEOUT_MILLIS,
               RestorePolicy.NONE, RestartPolicy.NEVER)
           : JobMaster.Settings.withoutCheckpoints(plan);
-      return measure(settings, InProcessWorkerPool.Options.of(state.factories()), store, job.sinks().keySet());
+      Figures f = measure(settings, InProcessWorkerPool.Options.of(state.factories()), store, job.sinks().keySet());
+      String caches = state.forstMetrics().map(io.tributary.state.forst.rocks.ForstMetrics::describeCaches).orElse(null);
+      return new Figures(f.wallSeconds(), f.cpuSeconds(), f.results(), f.heapAfterGcBytes(), caches);
     } finally {
       objects.close();
       deleteTree(dir);
@@ -99,7 +102,7 @@ final class QueryRun {
     long t1 = System.nanoTime();
     long cpu1 = os.getProcessCpuTime();
     long results = sinks.stream().mapToLong(BlackholeSink::count).sum();
-    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results, heap);
+    return new Figures((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, results, heap, null);
   }
 
   /**

@@ -42,6 +42,9 @@ final class ForstEnvironment implements AutoCloseable {
   final LongAdder bytesUploaded = new LongAdder();
   /** Bytes of keys and values written into the shards, counted at each snapshot. */
   final LongAdder bytesWritten = new LongAdder();
+  /** Reads the backends' state caches answered and did not (published by each in batches). */
+  final LongAdder stateCacheHits = new LongAdder();
+  final LongAdder stateCacheMisses = new LongAdder();
   final LongAdder shardsOpened = new LongAdder();
   /** Bytes of change-log segments read by range, outside the file cache. */
   final LongAdder logBytesRead = new LongAdder();
@@ -86,7 +89,8 @@ final class ForstEnvironment implements AutoCloseable {
   ForstMetrics metrics() {
     FileCacheMetrics c = cache.metrics();
     return new ForstMetrics(bytesUploaded.sum(), c.bytesDownloaded() + logBytesRead.sum(), shardsOpened.sum(), c.hits(), c.misses(),
-        shardOpenNanos.sum(), c.evictions(), c.cachedBytes(), bytesWritten.sum());
+        shardOpenNanos.sum(), c.evictions(), c.cachedBytes(), bytesWritten.sum(), stateCacheHits.sum(),
+        stateCacheMisses.sum(), rocks.blockCacheDataHits(), rocks.blockCacheDataMisses());
   }
 
   @Override

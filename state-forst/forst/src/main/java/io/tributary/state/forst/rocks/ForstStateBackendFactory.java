@@ -107,7 +107,7 @@ public final class ForstStateBackendFactory implements StateBackendFactory, Auto
   /** {@code b} behind the state cache, unless the configuration disables it. */
   private KeyedStateBackend cached(ForstKeyedStateBackend b) {
     long entries = env.config.stateCacheEntries();
-    return entries == 0 ? b : new CachingKeyedStateBackend(b, entries);
+    return entries == 0 ? b : new CachingKeyedStateBackend(b, entries, env.stateCacheHits, env.stateCacheMisses);
   }
 
   /**

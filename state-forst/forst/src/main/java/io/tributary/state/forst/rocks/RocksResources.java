@@ -9,7 +9,10 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
 import org.rocksdb.StringAppendOperator;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -28,6 +31,11 @@ final class RocksResources implements AutoCloseable {
   private final WriteBufferManager writeBuffers;
   private final StringAppendOperator append = new StringAppendOperator("");
   private final BloomFilter bloom = new BloomFilter(10);
+  /** Counters of every shard (the block cache's data hits and misses); tickers cost a few atomic adds per read. */
+  private final Statistics statistics = new Statistics();
+  /** The counters' last values once closed (-1 while open). */
+  private volatile long closedHits = -1;
+  private volatile long closedMisses = -1;
   private final Options options = new Options();
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
   private final ReadOptions readOptions = new ReadOptions();
@@ -42,7 +50,9 @@ final class RocksResources implements AutoCloseable {
         .setBlockSize(16 << 10)
         .setCacheIndexAndFilterBlocks(true)
         .setPinL0FilterAndIndexBlocksInCache(true);
+    statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     options.setCreateIfMissing(true)
+        .setStatistics(statistics)
         .setWriteBufferManager(writeBuffers)
         .setWriteBufferSize(Math.max(1 << 20, Math.min(32L << 20, writeBufferBytes / 8)))
         // small arena blocks: the shared budget counts allocated blocks, and there are many shards
@@ -92,13 +102,28 @@ final class RocksResources implements AutoCloseable {
     return flushOptions;
   }
 
+  /** Reads of data blocks the block cache served. */
+  synchronized long blockCacheDataHits() {
+    return closedHits >= 0 ? closedHits : statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_HIT);
+  }
+
+  /** Reads of data blocks the block cache did not hold (read from a file). */
+  synchronized long blockCacheDataMisses() {
+    return closedMisses >= 0 ? closedMisses : statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_MISS);
+  }
+
   /** Closes the native objects; every shard opened with them must be closed first. */
   @Override
   public void close() {
+    synchronized (this) {
+      closedHits = statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_HIT);
+      closedMisses = statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_MISS);
+    }
     flushOptions.close();
     readOptions.close();
     writeOptions.close();
     options.close();
+    statistics.close();
     bloom.close();
     append.close();
     writeBuffers.close();

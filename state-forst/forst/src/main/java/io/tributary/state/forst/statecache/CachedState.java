@@ -74,16 +74,21 @@ abstract class CachedState<N> {
     Entry e = s.entries.get(ns);
     if (e == null) {
       if (s.complete) {
+        cache.hit();
         used(s);
         return null;
       }
+      cache.miss();
       e = new Entry(loadBelow(ns), false, true);
       e.stored = e.value != null;
       s.entries.put(ns, e);
       cache.added(1);
     } else if (e.value == Entry.UNLOADED) {
+      cache.miss();
       e.value = loadBelow(ns);
       e.stored = e.value != null;
+    } else {
+      cache.hit();
     }
     Object value = e.value;
     used(s);

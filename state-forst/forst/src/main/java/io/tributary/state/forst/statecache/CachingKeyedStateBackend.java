@@ -12,6 +12,7 @@ import io.tributary.state.WindowState;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -54,8 +55,13 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
    * @param maxEntries the bound, at least 1
    */
   public CachingKeyedStateBackend(KeyedStateBackend inner, long maxEntries) {
+    this(inner, maxEntries, new LongAdder(), new LongAdder());
+  }
+
+  /** Like {@link #CachingKeyedStateBackend(KeyedStateBackend, long)}, adding its reads answered and not to the totals. */
+  public CachingKeyedStateBackend(KeyedStateBackend inner, long maxEntries, LongAdder hits, LongAdder misses) {
     this.inner = inner;
-    this.cache = new StateCache(maxEntries);
+    this.cache = new StateCache(maxEntries, hits, misses);
   }
 
   @Override
@@ -160,6 +166,7 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
       forst.openShards(cache.dirtyKeys());
     }
     cache.flushAll();
+    cache.publishReads();
     return inner.snapshot(checkpointId);
   }
 
@@ -171,6 +178,7 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
     }
     closed = true;
     keyVersion++;
+    cache.publishReads();
     cache.clear();
     states.values().forEach(CachedState::forgetAll);
     states.clear();

@@ -1,5 +1,7 @@
 package io.tributary.state.forst.statecache;
 
+import java.util.concurrent.atomic.LongAdder;
+
 /**
  * The bounded, least-recently-used order of every {@link Slot} of one backend, across its states.
  * After an access adds entries, slots are evicted from the least recently used end until the cache
@@ -12,12 +14,44 @@ final class StateCache {
   private final Slot<Object> lru = Slot.sentinel();
   private long entries;
   private long evictions;
+  /** Reads answered here and not, since last {@link #publishReads published}. */
+  private long hits;
+  private long misses;
+  private final LongAdder hitsTotal;
+  private final LongAdder missesTotal;
 
-  StateCache(long maxEntries) {
+  /** A cache of at most {@code maxEntries} entries that adds its reads to the two totals. */
+  StateCache(long maxEntries, LongAdder hitsTotal, LongAdder missesTotal) {
     if (maxEntries < 1) {
       throw new IllegalArgumentException("state cache bound must be >= 1, got " + maxEntries);
     }
     this.maxEntries = maxEntries;
+    this.hitsTotal = hitsTotal;
+    this.missesTotal = missesTotal;
+  }
+
+  /** Counts a read answered here. */
+  void hit() {
+    if (++hits == PUBLISH_EVERY) {
+      publishReads();
+    }
+  }
+
+  /** Counts a read that went below. */
+  void miss() {
+    if (++misses == PUBLISH_EVERY) {
+      publishReads();
+    }
+  }
+
+  private static final long PUBLISH_EVERY = 4096;
+
+  /** Adds the reads counted since the last call to the totals (shared by the process's backends). */
+  void publishReads() {
+    hitsTotal.add(hits);
+    missesTotal.add(misses);
+    hits = 0;
+    misses = 0;
   }
 
   /** Makes {@code s} the most recently used slot, inserting it if it is new. */

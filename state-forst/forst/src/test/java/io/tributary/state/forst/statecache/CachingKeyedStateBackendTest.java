@@ -218,6 +218,30 @@ class CachingKeyedStateBackendTest {
   }
 
   @Test
+  void countsTheReadsItAnsweredAndThoseThatWentBelow() {
+    java.util.concurrent.atomic.LongAdder hits = new java.util.concurrent.atomic.LongAdder();
+    java.util.concurrent.atomic.LongAdder misses = new java.util.concurrent.atomic.LongAdder();
+    HeapKeyedStateBackend inner = new HeapKeyedStateBackend(ALL, MAX_PARALLELISM);
+    inner.setCurrentKey(Key.of(1L));
+    inner.windowState("w", Codecs.WINDOW, Codecs.ACC).put(new Window(0, 10), new Acc(1, 1));
+    try (CachingKeyedStateBackend cached = new CachingKeyedStateBackend(inner, 2, hits, misses)) {
+      WindowState<Window, Acc> w = cached.windowState("w", Codecs.WINDOW, Codecs.ACC);
+      cached.setCurrentKey(Key.of(1L));
+      w.get(new Window(0, 10)); // below
+      w.get(new Window(0, 10)); // cached
+      w.get(new Window(10, 20)); // below: the slot of a key the inner backend holds is not complete
+      cached.setCurrentKey(Key.of(2L));
+      w.put(new Window(0, 10), new Acc(2, 2)); // evicts key 1
+      w.get(new Window(0, 10)); // cached
+      cached.setCurrentKey(Key.of(1L));
+      w.get(new Window(0, 10)); // below again
+      assertThat(hits.sum() + misses.sum()).as("published in batches, at the latest on close").isZero();
+    }
+    assertThat(hits.sum()).isEqualTo(2);
+    assertThat(misses.sum()).isEqualTo(3);
+  }
+
+  @Test
   void aClosedBackendRefusesUse() {
     CachingKeyedStateBackend b = new CachingKeyedStateBackend(new HeapKeyedStateBackend(ALL, MAX_PARALLELISM), 10);
     ValueState<Long> v = b.valueState("v", Codecs.LONG);
