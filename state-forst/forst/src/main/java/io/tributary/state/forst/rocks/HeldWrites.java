@@ -21,7 +21,7 @@ final class HeldWrites {
   private static final int HEADER = 12; // fixed64 sequence, fixed32 count
   private final int maxWrites;
   private final int maxBytes;
-  private final BytesOut rep;
+  private BytesOut rep;
   /** Open addressing set of the held keys' hashes (0 marks a free slot); twice {@code maxWrites} or more. */
   private final int[] hashes;
   private int count;
@@ -30,7 +30,7 @@ final class HeldWrites {
   HeldWrites(int maxWrites, int maxBytes) {
     this.maxWrites = maxWrites;
     this.maxBytes = maxBytes;
-    this.rep = new BytesOut(Math.min(maxBytes, 4096));
+    this.rep = newRep();
     this.hashes = new int[Integer.highestOneBit(Math.max(2, maxWrites) * 2) * 2];
     clear();
   }
@@ -103,8 +103,15 @@ final class HeldWrites {
     for (int i = 0; i < 4; i++) {
       b[8 + i] = (byte) (count >>> (8 * i)); // fixed32, little-endian
     }
+    if (rep.array().length > 4 * maxBytes) {
+      rep = newRep(); // after one large value: let its buffer go
+    }
     clear();
     return b;
+  }
+
+  private BytesOut newRep() {
+    return new BytesOut(Math.min(maxBytes, 4096));
   }
 
   /** Forgets the held writes. */

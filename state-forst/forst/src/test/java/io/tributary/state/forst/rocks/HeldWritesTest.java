@@ -58,6 +58,23 @@ class HeldWritesTest {
   }
 
   @Test
+  void aValueFarLargerThanTheBoundIsWrittenAndTheNextBatchIsRightToo() throws Exception {
+    HeldWrites held = new HeldWrites(16, 64);
+    byte[] large = new byte[1000];
+    held.put(b("big"), 3, large, large.length);
+    assertThat(held.full()).isTrue();
+    try (WriteBatch expected = new WriteBatch()) {
+      expected.put(b("big"), large);
+      assertThat(held.take()).isEqualTo(expected.data());
+    }
+    held.put(b("k"), 1, b("v"), 1);
+    try (WriteBatch expected = new WriteBatch()) {
+      expected.put(b("k"), b("v"));
+      assertThat(held.take()).isEqualTo(expected.data());
+    }
+  }
+
+  @Test
   void knowsWhichKeysItMayHoldAndWhenItIsFull() {
     HeldWrites held = new HeldWrites(3, 1 << 20);
     held.put(b("a"), 1, b("1"), 1);
