@@ -72,6 +72,8 @@ class ServerRestartOnEmptyDiskIT {
       server.jobs().apply("default", "trickle", ControlTests.trickle("trickle", "1"), null);
       server.jobs().apply("default", "parked", ControlTests.trickle("parked", "1"), null);
       server.jobs().stop("default", "parked", false);
+      // the stop answers before it is done; a job stopped before the restart is what this test restarts with
+      ControlTests.awaitState(server.jobs(), "default", "parked", ObservedState.STOPPED);
       awaitWithEvents(server, "counts completes three checkpoints and trickle one", () ->
           checkpoint(server.jobs().get("default", "counts")) >= 3 && checkpoint(server.jobs().get("default", "trickle")) >= 1);
       checkpointed = checkpoint(server.jobs().get("default", "counts"));
