@@ -12,6 +12,7 @@ import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.JobSpecs;
+import io.tributary.state.forst.rocks.ForstMetrics;
 import io.tributary.state.forst.store.ObjectStores;
 import io.tributary.state.store.ObjectStore;
 import io.tributary.worker.pool.InProcessWorkerPool;
@@ -78,7 +79,7 @@ final class QueryRun {
               RestorePolicy.NONE, RestartPolicy.NEVER)
           : JobMaster.Settings.withoutCheckpoints(plan);
       Figures f = measure(settings, InProcessWorkerPool.Options.of(state.factories()), store, job.sinks().keySet());
-      String caches = state.forstMetrics().map(io.tributary.state.forst.rocks.ForstMetrics::describeCaches).orElse(null);
+      String caches = state.forstMetrics().map(ForstMetrics::describeCaches).orElse(null);
       return new Figures(f.wallSeconds(), f.cpuSeconds(), f.results(), f.heapAfterGcBytes(), caches);
     } finally {
       objects.close();

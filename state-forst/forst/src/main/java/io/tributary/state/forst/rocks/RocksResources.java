@@ -33,9 +33,9 @@ final class RocksResources implements AutoCloseable {
   private final BloomFilter bloom = new BloomFilter(10);
   /** Counters of every shard (the block cache's data hits and misses); tickers cost a few atomic adds per read. */
   private final Statistics statistics = new Statistics();
-  /** The counters' last values once closed (-1 while open). */
-  private volatile long closedHits = -1;
-  private volatile long closedMisses = -1;
+  /** The counters' last values once closed (-1 while open); guarded by this. */
+  private long closedHits = -1;
+  private long closedMisses = -1;
   private final Options options = new Options();
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
   private final ReadOptions readOptions = new ReadOptions();

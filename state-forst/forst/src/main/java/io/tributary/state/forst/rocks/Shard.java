@@ -29,6 +29,9 @@ import org.rocksdb.WriteBatch;
  * ({@link #rebuildFilter}); a filter that fills up is rebuilt from the keys the shard still holds.
  */
 final class Shard implements AutoCloseable {
+  /** How many writes a shard holds back at most, and about how many bytes. */
+  static final int HELD_WRITES = 256;
+  static final int HELD_BYTES = 64 << 10;
   private final int keyGroup;
   private final Path dir;
   private final RocksResources resources;
@@ -60,10 +63,6 @@ final class Shard implements AutoCloseable {
    * could change (see {@link HeldWrites}).
    */
   private final HeldWrites held = new HeldWrites(HELD_WRITES, HELD_BYTES);
-  /** How many writes a shard holds back at most, and about how many bytes. */
-  static final int HELD_WRITES = 256;
-  static final int HELD_BYTES = 64 << 10;
-
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 

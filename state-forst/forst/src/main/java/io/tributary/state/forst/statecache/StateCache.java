@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  * The slot just used is the most recent, so it goes only when it alone exceeds the bound.
  */
 final class StateCache {
+  /** Reads counted before they are added to the shared totals. */
+  private static final long PUBLISH_EVERY = 4096;
   private final long maxEntries;
   private final Slot<Object> lru = Slot.sentinel();
   private long entries;
@@ -43,8 +45,6 @@ final class StateCache {
       publishReads();
     }
   }
-
-  private static final long PUBLISH_EVERY = 4096;
 
   /** Adds the reads counted since the last call to the totals (shared by the process's backends). */
   void publishReads() {
