@@ -24,7 +24,18 @@ public interface KeyedStateBackend extends AutoCloseable {
 
   <T> ListState<T> listState(String name, StateCodec<T> codec);
 
-  <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec);
+  /** Window state without a combiner: its {@link WindowState#add} is refused. */
+  default <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
+    return windowState(name, windowCodec, accCodec, null);
+  }
+
+  /**
+   * Window state whose {@link WindowState#add} folds accumulators with {@code combiner} (null: no
+   * {@code add}). {@code accCodec} must read exactly the bytes it wrote, for a backend may keep a
+   * window's added accumulators one after another and fold them when it reads.
+   */
+  <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
+      WindowState.Combiner<A> combiner);
 
   /**
    * The timers named {@code name} kept by this backend with its state, whose namespaces {@code

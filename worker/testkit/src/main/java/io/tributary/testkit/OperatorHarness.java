@@ -78,6 +78,8 @@ public final class OperatorHarness implements AutoCloseable {
   private StateBackendFactory stateFactory;
   /** Where a forst backend keeps its local files, when the harness runs on forst; else null. */
   private Path forstLocalDir;
+  /** The state cache's bound in entries of a forst harness; negative: the default. */
+  private long forstStateCacheEntries = -1;
   private Operator operator;
   private KeyedStateBackend backend;
   private TaskTimers timers;
@@ -136,6 +138,16 @@ public final class OperatorHarness implements AutoCloseable {
   }
 
   /**
+   * Like {@link #forstState(Path)}, with a state cache of at most {@code stateCacheEntries} entries
+   * (0: none), so that tests can make the operator's state leave the cache.
+   */
+  public OperatorHarness forstState(Path localDir, long stateCacheEntries) {
+    forstState(localDir);
+    this.forstStateCacheEntries = stateCacheEntries;
+    return this;
+  }
+
+  /**
    * Gives the operator an output that refuses every other offer: a watermark then fires its due
    * timers only until a firing's output found no room, and stays pending (see {@link
    * #hasPendingWatermark}) until {@link #resumeWatermark()} completes it.
@@ -169,8 +181,10 @@ public final class OperatorHarness implements AutoCloseable {
     }
     if (stateFactory == null) {
       stateFactory = forstLocalDir == null ? new HeapStateBackendFactory(objectStore)
-          : ForstStateBackendFactory.fromConfig(new ForstConfig(objectStore, forstLocalDir, FORST_CACHE_BYTES,
-              16L << 20, 8L << 20));
+          : ForstStateBackendFactory.fromConfig(forstStateCacheEntries < 0
+              ? new ForstConfig(objectStore, forstLocalDir, FORST_CACHE_BYTES, 16L << 20, 8L << 20)
+              : new ForstConfig(objectStore, forstLocalDir, FORST_CACHE_BYTES, 16L << 20, 8L << 20,
+                  forstStateCacheEntries));
     }
     KeyGroupRange range = KeyGroups.rangeFor(maxParallelism, parallelism, subtaskIndex);
     backend = stateFactory.restore(jobName, operatorId, range, maxParallelism,

@@ -159,8 +159,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
   @Override
   public <W, A> WindowState<W, A> windowState(
-      String name, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
-    return register(name, HeapStateKind.WINDOW, () -> new HeapWindowState<W, A>(this, windowCodec, accCodec));
+      String name, StateCodec<W> windowCodec, StateCodec<A> accCodec, WindowState.Combiner<A> combiner) {
+    return register(name, HeapStateKind.WINDOW,
+        () -> new HeapWindowState<W, A>(this, windowCodec, accCodec, combiner));
   }
 
   /**

@@ -21,6 +21,7 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   private final KeyGroupedTable<Map<W, A>> table;
   private final StateCodec<W> windowCodec;
   private final StateCodec<A> accCodec;
+  private final Combiner<A> combiner;
   /**
    * The windows of the key last looked up ({@code cachedKey}, compared by identity) or null if it
    * has none: an operator reads and writes a key's windows several times in a row (get, put; on a
@@ -30,10 +31,12 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   private Map<W, A> cachedWindows;
   private static final Object NONE = new Object();
 
-  HeapWindowState(HeapKeyedStateBackend backend, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
+  HeapWindowState(HeapKeyedStateBackend backend, StateCodec<W> windowCodec, StateCodec<A> accCodec,
+      Combiner<A> combiner) {
     this.backend = backend;
     this.windowCodec = windowCodec;
     this.accCodec = accCodec;
+    this.combiner = combiner;
     this.table = new KeyGroupedTable<>(backend.keyGroupRange().size());
   }
 
@@ -75,6 +78,21 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
       table.remove(backend.currentGroupIndex(), backend.currentKey());
       cachedWindows = null;
     }
+  }
+
+  /** {@inheritDoc} Here a read of the accumulator on the heap, which it updates in place. */
+  @Override
+  public boolean add(W window, A delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("window state made without a combiner");
+    }
+    A acc = get(window);
+    if (acc == null) {
+      put(window, delta);
+      return false;
+    }
+    combiner.combine(acc, delta);
+    return true;
   }
 
   @Override

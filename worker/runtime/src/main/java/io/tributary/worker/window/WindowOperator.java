@@ -61,6 +61,8 @@ public final class WindowOperator implements Operator {
   private TimerService timers;
   private OperatorMetrics metrics;
   private WindowState<TimeWindow, Accumulator> state;
+  /** Whether the state adds a record's accumulator without reading the window's ({@link WindowState#add}). */
+  private boolean addBlind;
 
   /**
    * An operator for {@code plan}. Aggregate arguments that are not plain field names are compiled
@@ -94,7 +96,15 @@ public final class WindowOperator implements Operator {
     backend = context.keyedState();
     timers = context.timers();
     metrics = context.metrics();
-    state = backend.windowState(STATE_NAME, TimeWindowCodec.INSTANCE, AccumulatorCodec.INSTANCE);
+    state = backend.windowState(STATE_NAME, TimeWindowCodec.INSTANCE, AccumulatorCodec.INSTANCE, this::combine);
+    addBlind = state.addsWithoutReading();
+  }
+
+  /** Folds {@code delta} into {@code into} as session merging does: its records, and whether it is pending. */
+  private void combine(Accumulator into, Accumulator delta) {
+    aggregates.mergeInto(into, delta);
+    into.revision = Math.max(into.revision, delta.revision);
+    into.pending |= delta.pending;
   }
 
   @Override
@@ -132,7 +142,9 @@ public final class WindowOperator implements Operator {
     }
     backend.setCurrentKey(keySelector.keyOf(record));
     for (TimeWindow w : windows) {
-      if (!isLate(w, watermark)) {
+      if (addBlind && w.maxTimestamp() > watermark) {
+        addUnread(w, watermark); // not late, and its end not reached: nothing to emit now
+      } else if (!isLate(w, watermark)) {
         Accumulator acc = state.get(w);
         if (acc == null) {
           acc = aggregates.newAccumulator();
@@ -142,6 +154,21 @@ public final class WindowOperator implements Operator {
       }
     }
     return true;
+  }
+
+  /**
+   * Adds the evaluated record to {@code w} as an accumulator of its own, which the state folds into
+   * the window's when it next reads it: so a window whose accumulator is not cached costs no read
+   * per record. Registering the window's timers again when the state cannot tell whether it is new
+   * changes nothing (timers are sets), and none of them has fired while its end is ahead.
+   */
+  private void addUnread(TimeWindow w, long watermark) {
+    Accumulator delta = aggregates.newAccumulator();
+    aggregates.addTo(delta);
+    delta.pending = true;
+    if (!state.add(w, delta)) {
+      registerTimers(w, watermark);
+    }
   }
 
   private boolean addToSession(Record record, long ts, long watermark, Output out) {

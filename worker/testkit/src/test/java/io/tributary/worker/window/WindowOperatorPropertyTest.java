@@ -10,6 +10,7 @@ import io.tributary.plan.WindowPlan;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
 import io.tributary.testkit.OperatorHarness;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,15 +18,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Contract C3/C4: for input shuffled within maxOutOfOrderness and watermarks {@code max ts seen -
- * bound}, results equal those of the ordered input, and equal a brute-force computation.
+ * bound}, results equal those of the ordered input, and equal a brute-force computation. On forst
+ * with a state cache of a few entries and snapshots now and then, windows are added to without
+ * being read ({@code WindowState.add}) and their accumulators leave the cache between records: the
+ * results are the same.
  */
 class WindowOperatorPropertyTest {
   private static final Schema BID = Schema.of("auction", "price");
   private static final long BOUND = 50;
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void onForstWithATinyStateCacheAndSnapshotsTheResultsAreTheSame() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 20; round++) {
+      WindowPlan window = randomWindow(random);
+      WindowAggregatePlan plan = new WindowAggregatePlan("w", List.of("auction"), window,
+          random.nextInt(3) * 20L, "late", List.of(
+              new AggregatePlan("n", Function.COUNT, null),
+              new AggregatePlan("total", Function.SUM, "price"),
+              new AggregatePlan("high", Function.MAX, "price")));
+      List<Record> shuffled = shuffleWithinBound(randomInput(random), random);
+      int cacheEntries = random.nextInt(4);
+      int snapshotEvery = 5 + random.nextInt(40);
+      Path dir = tmp.resolve("round-" + round);
+      List<Map<String, Object>> onForst = run(plan, shuffled,
+          () -> OperatorHarness.of(() -> new WindowOperator(plan)).forstState(dir, cacheEntries)
+              .timerNamespaceCodec(WindowOperator.namespaceCodec()), snapshotEvery);
+      String why = "seed " + seed + ", round " + round + ", window " + window + ", cache " + cacheEntries
+          + " entries, a snapshot every " + snapshotEvery + " records";
+      assertThat(onForst).as(why).containsExactlyInAnyOrderElementsOf(run(plan, shuffled));
+    }
+  }
 
   @Test
   void shuffledWithinTheBoundGivesIdenticalResults() {
@@ -82,9 +115,19 @@ class WindowOperatorPropertyTest {
   }
 
   private static List<Map<String, Object>> run(WindowAggregatePlan plan, List<Record> input) {
-    OperatorHarness h = OperatorHarness.of(() -> new WindowOperator(plan)).open();
+    return run(plan, input, () -> OperatorHarness.of(() -> new WindowOperator(plan)), 0);
+  }
+
+  /** Runs {@code input} through a harness; with {@code snapshotEvery > 0}, snapshots and restores that often. */
+  private static List<Map<String, Object>> run(WindowAggregatePlan plan, List<Record> input,
+      Supplier<OperatorHarness> harness, int snapshotEvery) {
+    OperatorHarness h = harness.get().open();
     long maxSeen = Long.MIN_VALUE;
+    int n = 0;
     for (Record r : input) {
+      if (snapshotEvery > 0 && ++n % snapshotEvery == 0) {
+        h = h.snapshotAndRestore();
+      }
       h.processElement(r);
       if (r.timestamp() > maxSeen) {
         maxSeen = r.timestamp();

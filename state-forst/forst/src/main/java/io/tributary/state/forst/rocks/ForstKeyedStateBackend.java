@@ -384,8 +384,10 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   }
 
   @Override
-  public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
-    return register(name, ForstWindowState.class, () -> new ForstWindowState<>(this, name, windowCodec, accCodec));
+  public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
+      WindowState.Combiner<A> combiner) {
+    return register(name, ForstWindowState.class,
+        () -> new ForstWindowState<>(this, name, windowCodec, accCodec, combiner));
   }
 
   /**

@@ -10,24 +10,55 @@ import java.util.List;
  * One accumulator per (current key, window); the window is the namespace. {@link #get} and
  * {@link #put} (the window operator's per-record path) serialize into reused buffers;
  * {@link #windows()} is a prefix scan over the current key's entries.
+ *
+ * <p>With a combiner, {@link #add} is a RocksDB merge: the merge operator concatenates, so a value
+ * is the encoded accumulator last put (if any) followed by every one added since, and {@link #get}
+ * decodes them in turn and folds them in that order. Nothing is read to add.
  */
 final class ForstWindowState<W, A> extends ForstState implements WindowState<W, A> {
   private final StateCodec<W> windowCodec;
   private final StateCodec<A> accCodec;
+  private final Combiner<A> combiner;
   private final BytesIn nsIn = new BytesIn();
 
   ForstWindowState(ForstKeyedStateBackend backend, String name, StateCodec<W> windowCodec,
-      StateCodec<A> accCodec) {
+      StateCodec<A> accCodec, Combiner<A> combiner) {
     super(backend, name);
     this.windowCodec = windowCodec;
     this.accCodec = accCodec;
+    this.combiner = combiner;
   }
 
   @Override
   public A get(W window) {
     Shard shard = atPrefixIfAny();
     appendNamespace(windowCodec, window);
-    return read(shard) ? decode(accCodec, valueIn()) : null;
+    if (!read(shard)) {
+      return null;
+    }
+    BytesIn in = valueIn();
+    A acc = decode(accCodec, in);
+    while (combiner != null && in.hasRemaining()) {
+      combiner.combine(acc, decode(accCodec, in));
+    }
+    return acc;
+  }
+
+  @Override
+  public boolean add(W window, A delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("state '" + name + "' was made without a combiner");
+    }
+    Shard shard = atPrefix();
+    appendNamespace(windowCodec, window);
+    BytesOut v = encode(accCodec, delta);
+    shard.merge(key().array(), key().size(), v.array(), v.size());
+    return false;
+  }
+
+  @Override
+  public boolean addsWithoutReading() {
+    return combiner != null;
   }
 
   @Override

@@ -2,8 +2,10 @@ package io.tributary.state.forst.statecache;
 
 import io.tributary.state.Key;
 import io.tributary.state.forst.rocks.KeyPresence;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,6 +41,19 @@ abstract class CachedState<N> {
 
   /** Adds every namespace the current key has below and is not in {@code s} yet, then marks it complete. */
   abstract void loadAll(Slot<N> s);
+
+  /**
+   * The value that {@code base} (null: none) becomes with {@code added} folded in, in order; for
+   * states that take {@link #addTo additions}.
+   */
+  Object fold(Object base, List<Object> added) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no additions");
+  }
+
+  /** Adds {@code added} to the value of {@code ns} for the current key below, in order, without reading it. */
+  void storeAdded(N ns, List<Object> added) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no additions");
+  }
 
   /** The current key's slot, or null. */
   final Slot<N> slot() {
@@ -87,12 +102,73 @@ abstract class CachedState<N> {
       cache.miss();
       e.value = loadBelow(ns);
       e.stored = e.value != null;
+    } else if (e.partial) {
+      cache.miss();
+      resolve(ns, e);
     } else {
       cache.hit();
     }
     Object value = e.value;
     used(s);
     return value;
+  }
+
+  /**
+   * Adds {@code delta} to the value of {@code ns} for the current key ({@link #fold}), reading
+   * nothing below: when the value is not cached, the entry keeps the additions until the value is
+   * read or written down. Returns true when {@code ns} certainly had a value before; false when it
+   * had none or only the layer below knows.
+   */
+  final boolean addTo(N ns, Object delta) {
+    Slot<N> s = slotOrCreate();
+    Entry e = s.entries.get(ns);
+    boolean had;
+    if (e == null) {
+      had = false;
+      e = s.complete ? new Entry(delta, true, false) : partial(delta);
+      s.entries.put(ns, e);
+      cache.added(1);
+    } else if (e.partial) {
+      had = true;
+      @SuppressWarnings("unchecked")
+      List<Object> added = (List<Object>) e.value;
+      added.add(delta);
+    } else if (e.value == Entry.UNLOADED) {
+      had = true;
+      e.value = partial(delta).value;
+      e.partial = true;
+    } else if (e.value == null) {
+      had = false;
+      e.value = delta;
+    } else {
+      had = true;
+      e.value = fold(e.value, List.of(delta));
+    }
+    e.dirty = true;
+    if (!s.dirty) {
+      s.dirty = true;
+      backend.dirtied();
+    }
+    used(s);
+    return had;
+  }
+
+  private static Entry partial(Object delta) {
+    List<Object> added = new ArrayList<>(2);
+    added.add(delta);
+    Entry e = new Entry(added, true, true);
+    e.partial = true;
+    return e;
+  }
+
+  /** Reads the value below and folds {@code e}'s additions into it; the entry stays dirty. */
+  private void resolve(N ns, Entry e) {
+    @SuppressWarnings("unchecked")
+    List<Object> added = (List<Object>) e.value;
+    Object base = loadBelow(ns);
+    e.value = fold(base, added);
+    e.partial = false;
+    e.stored = base != null;
   }
 
   /** Sets {@code ns} of the current key to {@code value}; null removes it. Nothing is written below. */
@@ -110,6 +186,7 @@ abstract class CachedState<N> {
       cache.added(1);
     }
     e.value = value;
+    e.partial = false;
     e.dirty = value != null || e.stored;
     if (e.dirty && !s.dirty) {
       s.dirty = true;
@@ -145,6 +222,8 @@ abstract class CachedState<N> {
     if (e.value == Entry.UNLOADED) {
       e.value = loadBelow(ns);
       e.stored = e.value != null;
+    } else if (e.partial) {
+      resolve(ns, e);
     }
     return e.value;
   }
@@ -196,7 +275,15 @@ abstract class CachedState<N> {
     for (Iterator<Map.Entry<N, Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<N, Entry> me = it.next();
       Entry e = me.getValue();
-      if (e.dirty) {
+      if (e.partial) {
+        @SuppressWarnings("unchecked")
+        List<Object> added = (List<Object>) e.value;
+        storeAdded(me.getKey(), added);
+        e.value = Entry.UNLOADED; // below now, with whatever was there
+        e.partial = false;
+        e.dirty = false;
+        s.below = true;
+      } else if (e.dirty) {
         store(me.getKey(), e.value);
         e.dirty = false;
         e.stored = e.value != null;

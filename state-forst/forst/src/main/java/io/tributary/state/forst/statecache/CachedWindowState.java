@@ -12,13 +12,19 @@ import java.util.Map;
  * lists the key's windows below once (without reading their accumulators), after which the key's
  * slot is complete and is answered from the cache, including windows not written down yet.
  * Windows must have {@code equals} consistent with their encoding.
+ *
+ * <p>With a combiner, {@link #add} reads nothing below: a window not cached keeps the added
+ * accumulators in its entry until it is read (then the accumulator below is read and they are
+ * folded in) or written down (then they are added below, which reads nothing there either).
  */
 final class CachedWindowState<W, A> extends CachedState<W> implements WindowState<W, A> {
   private final WindowState<W, A> inner;
+  private final Combiner<A> combiner;
 
-  CachedWindowState(CachingKeyedStateBackend backend, WindowState<W, A> inner) {
+  CachedWindowState(CachingKeyedStateBackend backend, WindowState<W, A> inner, Combiner<A> combiner) {
     super(backend, inner);
     this.inner = inner;
+    this.combiner = combiner;
   }
 
   @Override
@@ -46,6 +52,22 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
   }
 
   @Override
+  public boolean add(W window, A delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("window state made without a combiner");
+    }
+    if (delta == null) {
+      throw new NullPointerException("window accumulators must not be null");
+    }
+    return addTo(window, delta);
+  }
+
+  @Override
+  public boolean addsWithoutReading() {
+    return combiner != null && inner.addsWithoutReading();
+  }
+
+  @Override
   public Collection<W> windows() {
     Slot<W> s = completeSlot();
     List<W> out = new ArrayList<>(s.entries.size());
@@ -70,6 +92,28 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
       inner.remove(ns);
     } else {
       inner.put(ns, (A) value);
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  Object fold(Object base, List<Object> added) {
+    A acc = (A) base;
+    for (Object delta : added) {
+      if (acc == null) {
+        acc = (A) delta;
+      } else {
+        combiner.combine(acc, (A) delta);
+      }
+    }
+    return acc;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  void storeAdded(W ns, List<Object> added) {
+    for (Object delta : added) {
+      inner.add(ns, (A) delta);
     }
   }
 

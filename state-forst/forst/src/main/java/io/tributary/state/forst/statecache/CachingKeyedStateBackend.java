@@ -113,9 +113,10 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
   }
 
   @Override
-  public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec) {
-    WindowState<W, A> below = inner.windowState(name, windowCodec, accCodec);
-    return register(name, () -> new CachedWindowState<>(this, below));
+  public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
+      WindowState.Combiner<A> combiner) {
+    WindowState<W, A> below = inner.windowState(name, windowCodec, accCodec, combiner);
+    return register(name, () -> new CachedWindowState<>(this, below, combiner));
   }
 
   /**

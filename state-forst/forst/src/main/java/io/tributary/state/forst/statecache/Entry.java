@@ -10,6 +10,10 @@ package io.tributary.state.forst.statecache;
  *   <li>{@code dirty}: the layer below does not have {@code value} yet;
  *   <li>{@code stored}: the layer below may hold a value for it, so removing it must write a
  *       tombstone; false when it is known not to (then a removal just forgets the new value).
+ *   <li>{@code partial}: {@code value} is not the value but the list of accumulators added to it
+ *       ({@link CachedWindowState#add}) since it was last read or written down, in order; the
+ *       value is what the layer below holds (maybe nothing) with them folded in. Always dirty and
+ *       stored.
  * </ul>
  */
 final class Entry {
@@ -24,6 +28,7 @@ final class Entry {
   Object value;
   boolean dirty;
   boolean stored;
+  boolean partial;
 
   Entry(Object value, boolean dirty, boolean stored) {
     this.value = value;

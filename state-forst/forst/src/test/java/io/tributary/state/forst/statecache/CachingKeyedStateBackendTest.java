@@ -75,6 +75,10 @@ class CachingKeyedStateBackendTest {
         String expected = ops.get(0).apply(op);
         for (int b = 1; b < ops.size(); b++) {
           assertThat(ops.get(b).apply(op)).as("op %d %s on backend %d (seed %d)", i, op, b, seed).isEqualTo(expected);
+          if (op.kind() >= 17 && ops.get(b).lastAddHad) { // the heap knows; the others may not tell
+            assertThat(ops.get(0).lastAddHad).as("add said the window had an accumulator: op %d on backend %d (seed %d)",
+                i, b, seed).isTrue();
+          }
         }
         for (int b = 2; b < backends.size(); b++) {
           StateCache cache = ((CachingKeyedStateBackend) backends.get(b)).cache();

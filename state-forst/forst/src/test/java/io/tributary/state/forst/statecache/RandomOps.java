@@ -17,7 +17,8 @@ import java.util.TreeMap;
 /**
  * Random operations on every kind of state of one backend; each returns what it observed as a
  * canonical string, so that backends given the same operations can be compared. Window updates
- * change the accumulator they read in place and put it back, as the window operator does.
+ * either change the accumulator they read in place and put it back, or add an accumulator of
+ * their own without reading ({@link WindowState#add}), as the window operator does.
  */
 final class RandomOps {
   /** One operation, drawn once and applied to several backends. */
@@ -28,18 +29,23 @@ final class RandomOps {
   private final MapState<String, Long> map;
   private final ListState<String> list;
   private final WindowState<Window, Acc> windows;
+  /** What the last {@link WindowState#add} answered: whether the window had an accumulator. */
+  boolean lastAddHad;
 
   RandomOps(KeyedStateBackend backend) {
     this.backend = backend;
     this.value = backend.valueState("v", Codecs.LONG);
     this.map = backend.mapState("m", Codecs.STRING, Codecs.LONG);
     this.list = backend.listState("l", Codecs.STRING);
-    this.windows = backend.windowState("w", Codecs.WINDOW, Codecs.ACC);
+    this.windows = backend.windowState("w", Codecs.WINDOW, Codecs.ACC, (into, delta) -> {
+      into.count += delta.count;
+      into.sum += delta.sum;
+    });
   }
 
   static Op draw(Random r, int keys) {
     long start = r.nextInt(5) * 10L;
-    return new Op(r.nextInt(17), r.nextInt(keys), r.nextInt(1000), new Window(start, start + 10),
+    return new Op(r.nextInt(19), r.nextInt(keys), r.nextInt(1000), new Window(start, start + 10),
         "k" + r.nextInt(6));
   }
 
@@ -62,6 +68,7 @@ final class RandomOps {
       case 12, 13 -> updateWindow(op);
       case 14 -> write(() -> windows.remove(op.window()));
       case 15 -> listWindows();
+      case 17, 18 -> write(() -> lastAddHad = windows.add(op.window(), new Acc(1, op.arg())));
       default -> String.valueOf(windows.get(op.window()));
     };
   }
