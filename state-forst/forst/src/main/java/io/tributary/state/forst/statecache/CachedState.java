@@ -19,12 +19,21 @@ import java.util.Map;
  * @param <N> the namespace type
  */
 abstract class CachedState<N> {
+  /**
+   * Every how many write-downs of a partial entry one reads the value below and puts it back
+   * folded instead of adding to it: a window added to again and again while out of the cache would
+   * otherwise keep every added accumulator below until it is read, so a value holds about this
+   * many of them on average, at the cost of this fraction of the reads adding saves.
+   */
+  static final int FOLD_EVERY = 8;
   final CachingKeyedStateBackend backend;
   private final StateCache cache;
   private final Map<Key, Slot<N>> slots = new HashMap<>();
   private Slot<N> current;
   private long currentVersion = -1;
   private final KeyPresence presence;
+  /** Partial entries written down so far (see {@link #FOLD_EVERY}). */
+  private long partialWriteDowns;
 
   /** {@code inner} is the state below; when it can tell a key has nothing there, new keys' slots start complete. */
   CachedState(CachingKeyedStateBackend backend, Object inner) {
@@ -104,6 +113,7 @@ abstract class CachedState<N> {
       e.stored = e.value != null;
     } else if (e.partial) {
       cache.miss();
+      backend.innerAtCurrentKey();
       resolve(ns, e);
     } else {
       cache.hit();
@@ -161,11 +171,14 @@ abstract class CachedState<N> {
     return e;
   }
 
-  /** Reads the value below and folds {@code e}'s additions into it; the entry stays dirty. */
+  /**
+   * Reads the value below (the inner backend at the entry's key already) and folds {@code e}'s
+   * additions into it; the entry stays dirty.
+   */
   private void resolve(N ns, Entry e) {
     @SuppressWarnings("unchecked")
     List<Object> added = (List<Object>) e.value;
-    Object base = loadBelow(ns);
+    Object base = load(ns);
     e.value = fold(base, added);
     e.partial = false;
     e.stored = base != null;
@@ -220,10 +233,15 @@ abstract class CachedState<N> {
   /** Reads a value that {@link #loadAll} left unloaded. */
   final Object valueOf(N ns, Entry e) {
     if (e.value == Entry.UNLOADED) {
+      cache.miss();
       e.value = loadBelow(ns);
       e.stored = e.value != null;
     } else if (e.partial) {
+      cache.miss();
+      backend.innerAtCurrentKey();
       resolve(ns, e);
+    } else {
+      cache.hit();
     }
     return e.value;
   }
@@ -275,7 +293,7 @@ abstract class CachedState<N> {
     for (Iterator<Map.Entry<N, Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<N, Entry> me = it.next();
       Entry e = me.getValue();
-      if (e.partial) {
+      if (e.partial && !foldThisOne()) {
         @SuppressWarnings("unchecked")
         List<Object> added = (List<Object>) e.value;
         storeAdded(me.getKey(), added);
@@ -283,7 +301,13 @@ abstract class CachedState<N> {
         e.partial = false;
         e.dirty = false;
         s.below = true;
-      } else if (e.dirty) {
+        continue;
+      }
+      if (e.partial) { // the FOLD_EVERY-th: fold what is below too, so that it stays one value
+        cache.miss();
+        resolve(me.getKey(), e);
+      }
+      if (e.dirty) {
         store(me.getKey(), e.value);
         e.dirty = false;
         e.stored = e.value != null;
@@ -296,6 +320,19 @@ abstract class CachedState<N> {
     }
     s.dirty = false;
     return dropped;
+  }
+
+  /**
+   * Whether this write-down of a partial entry folds: one in {@link #FOLD_EVERY}, drawn by
+   * murmur3's 64-bit finalizer of a counter (a plain modulo would never fold the entry of a key
+   * that comes every other time).
+   */
+  private boolean foldThisOne() {
+    long h = ++partialWriteDowns;
+    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return Long.remainderUnsigned(h, FOLD_EVERY) == 0;
   }
 
   /** Writes {@code s} down and forgets it (the cache has already unlinked and uncounted it). */

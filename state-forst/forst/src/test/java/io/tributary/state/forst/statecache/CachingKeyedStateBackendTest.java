@@ -246,6 +246,38 @@ class CachingKeyedStateBackendTest {
   }
 
   @Test
+  void windowsAddedToOutOfTheCacheAreFoldedBelowNowAndThen() {
+    java.util.concurrent.atomic.AtomicInteger combined = new java.util.concurrent.atomic.AtomicInteger();
+    WindowState.Combiner<Acc> combiner = (into, delta) -> {
+      combined.incrementAndGet();
+      into.count += delta.count;
+      into.sum += delta.sum;
+    };
+    KeyedStateBackend inner = factory("fold", 0).create("job", "fold", ALL, MAX_PARALLELISM);
+    try (CachingKeyedStateBackend cached = new CachingKeyedStateBackend(inner, 1)) {
+      WindowState<Window, Acc> w = cached.windowState("w", Codecs.WINDOW, Codecs.ACC, combiner);
+      Window window = new Window(0, 10);
+      for (int i = 0; i < 800; i++) { // keys 1 and 2 take turns: each add finds its key evicted
+        cached.setCurrentKey(Key.of(1L));
+        w.add(window, new Acc(1, i));
+        cached.setCurrentKey(Key.of(2L));
+        w.add(window, new Acc(1, i));
+      }
+      assertThat(cached.evictions()).isGreaterThanOrEqualTo(1599);
+      WindowState<Window, Acc> below = inner.windowState("w", Codecs.WINDOW, Codecs.ACC, combiner);
+      inner.setCurrentKey(Key.of(1L));
+      combined.set(0);
+      Acc acc = below.get(window);
+      assertThat(acc.count).isEqualTo(800);
+      assertThat(acc.sum).isEqualTo(799 * 800 / 2);
+      assertThat(combined.get() + 1).as("accumulators in key 1's value below (800 without folding)")
+          .isBetween(1, 100);
+      cached.setCurrentKey(Key.of(2L));
+      assertThat(w.get(window).count).isEqualTo(800);
+    }
+  }
+
+  @Test
   void aClosedBackendRefusesUse() {
     CachingKeyedStateBackend b = new CachingKeyedStateBackend(new HeapKeyedStateBackend(ALL, MAX_PARALLELISM), 10);
     ValueState<Long> v = b.valueState("v", Codecs.LONG);
