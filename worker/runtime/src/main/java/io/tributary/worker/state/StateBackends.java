@@ -23,6 +23,11 @@ import java.util.Map;
  *   <li>{@code TRIBUTARY_CACHE_BUDGET}: the cache's disk budget, e.g. {@code 8g}, {@code 512m};
  *   <li>{@code TRIBUTARY_FORST_CHANGE_LOG}: {@code false} makes every checkpoint materialize every
  *       changed shard instead of uploading change logs (see {@code ForstConfig#changeLog});
+ *   <li>{@code TRIBUTARY_FORST_BLOCK_CACHE}: RocksDB's block cache, shared by every forst
+ *       backend of the process, e.g. {@code 256m} (the default, {@code ForstConfig#DEFAULT_BLOCK_CACHE});
+ *   <li>{@code TRIBUTARY_FORST_STATE_CACHE}: entries (deserialized state objects, and a slot per
+ *       key) that each forst operator subtask keeps on the heap (default
+ *       {@code ForstConfig#DEFAULT_STATE_CACHE_ENTRIES}; 0: none);
  *   <li>{@code TRIBUTARY_FORST_TIMERS}: {@code heap} keeps the timers of forst operators on the heap
  *       instead of in the backend (see {@code ForstConfig#timersInState}; for comparison only: a
  *       checkpoint taken with timers in the backend loses them when restored with {@code heap}).
@@ -88,6 +93,15 @@ public final class StateBackends implements AutoCloseable {
   }
 
   public static long parseBytes(String text) {
+    return parseBytes("TRIBUTARY_CACHE_BUDGET", text);
+  }
+
+  /**
+   * A size such as {@code 8g} or {@code 512m} (bytes without a unit) given as {@code variable}.
+   *
+   * @throws IllegalArgumentException naming {@code variable} and the value when it is not one
+   */
+  static long parseBytes(String variable, String text) {
     String t = text.trim().toLowerCase(java.util.Locale.ROOT);
     long unit = 1;
     char last = t.charAt(t.length() - 1);
@@ -103,8 +117,33 @@ public final class StateBackends implements AutoCloseable {
     try {
       return Long.parseLong(t) * unit;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("TRIBUTARY_CACHE_BUDGET: '" + text + "' is not a size such as 8g or 512m");
+      throw new IllegalArgumentException(variable + ": '" + text + "' is not a size such as 8g or 512m");
     }
+  }
+
+  /**
+   * A number of state cache entries, {@code TRIBUTARY_FORST_STATE_CACHE}: a whole number, with
+   * {@code k} (thousand) or {@code m} (million) after it if wanted.
+   *
+   * @throws IllegalArgumentException naming the variable and the value when it is not one
+   */
+  public static long parseEntries(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT).replace("_", "");
+    long unit = 1;
+    if (t.endsWith("k") || t.endsWith("m")) {
+      unit = t.endsWith("k") ? 1_000 : 1_000_000;
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      long n = Long.parseLong(t);
+      if (n >= 0 && n <= Long.MAX_VALUE / unit) {
+        return n * unit;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("TRIBUTARY_FORST_STATE_CACHE: '" + text
+        + "' is not a number of entries such as 100000, 500k or 2m");
   }
 
   /** Opens the object store and RocksDB resources only when a job asks for forst state. */
@@ -151,10 +190,14 @@ public final class StateBackends implements AutoCloseable {
           throw new UncheckedIOException("cannot open the object store " + url + ": " + e.getMessage(), e);
         }
         long budget = parseBytes(env("TRIBUTARY_CACHE_BUDGET", "8g"));
+        long blockCache = parseBytes("TRIBUTARY_FORST_BLOCK_CACHE",
+            env("TRIBUTARY_FORST_BLOCK_CACHE", String.valueOf(ForstConfig.DEFAULT_BLOCK_CACHE)));
         factory = ForstStateBackendFactory.fromConfig(new ForstConfig(store, local, budget,
-            ForstConfig.DEFAULT_BLOCK_CACHE, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true)
+            blockCache, ForstConfig.DEFAULT_WRITE_BUFFER).withPrefetchOnRestore(true)
             .withChangeLog(!"false".equalsIgnoreCase(env("TRIBUTARY_FORST_CHANGE_LOG", "true")))
-            .withTimersInState(!"heap".equalsIgnoreCase(env("TRIBUTARY_FORST_TIMERS", "state"))));
+            .withTimersInState(!"heap".equalsIgnoreCase(env("TRIBUTARY_FORST_TIMERS", "state")))
+            .withStateCacheEntries(parseEntries(env("TRIBUTARY_FORST_STATE_CACHE",
+                String.valueOf(ForstConfig.DEFAULT_STATE_CACHE_ENTRIES)))));
       }
       return factory;
     }
