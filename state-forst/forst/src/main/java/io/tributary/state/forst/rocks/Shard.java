@@ -32,6 +32,10 @@ final class Shard implements AutoCloseable {
   /** How many writes a shard holds back at most, and about how many bytes. */
   static final int HELD_WRITES = 256;
   static final int HELD_BYTES = 64 << 10;
+  /** Reads in ascending key order in a row after which reads go through a cursor ({@link #readByCursor}). */
+  static final int CURSOR_AFTER = 4;
+  /** Entries a cursor steps over at most to reach the next key read, before it seeks instead. */
+  static final int CURSOR_STEPS = 16;
   private final int keyGroup;
   private final Path dir;
   private final RocksResources resources;
@@ -63,6 +67,18 @@ final class Shard implements AutoCloseable {
    * could change (see {@link HeldWrites}).
    */
   private final HeldWrites held = new HeldWrites(HELD_WRITES, HELD_BYTES);
+  /**
+   * An iterator for reads in ascending key order ({@link #readByCursor}); null when there is none.
+   * It sees RocksDB as it was when made, so it is dropped before every write to RocksDB: held
+   * writes are checked before it is used, as before any read.
+   */
+  private RocksIterator cursor;
+  /** The key last read, {@code lastRead[0, lastReadLen)}; no key read yet while negative. */
+  private byte[] lastRead = new byte[64];
+  private int lastReadLen = -1;
+  /** Reads in a row so far, each of a key above the one before. */
+  private int ascendingRun;
+  private long cursorReads;
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 
@@ -125,7 +141,12 @@ final class Shard implements AutoCloseable {
     rocksReads++;
     int n;
     try {
-      n = db.get(resources.readOptions(), key, 0, keyLen, buf, 0, buf.length);
+      if (ascending(key, keyLen)) {
+        n = readByCursor(key, keyLen, buf);
+      } else {
+        dropCursor(); // a cursor must only move forward from the key read last
+        n = db.get(resources.readOptions(), key, 0, keyLen, buf, 0, buf.length);
+      }
     } catch (RocksDBException e) {
       throw failure("read", e);
     }
@@ -133,6 +154,70 @@ final class Shard implements AutoCloseable {
       missed();
     }
     return n;
+  }
+
+  /**
+   * Whether {@code key} continues a run of {@link #CURSOR_AFTER} or more reads in ascending key
+   * order (timers firing key after key read their windows so); remembers it as the last read.
+   */
+  private boolean ascending(byte[] key, int keyLen) {
+    boolean up = lastReadLen >= 0 && java.util.Arrays.compareUnsigned(key, 0, keyLen, lastRead, 0, lastReadLen) > 0;
+    ascendingRun = up ? ascendingRun + 1 : 0;
+    if (lastRead.length < keyLen) {
+      lastRead = new byte[Math.max(keyLen, 2 * lastRead.length)];
+    }
+    System.arraycopy(key, 0, lastRead, 0, keyLen);
+    lastReadLen = keyLen;
+    return ascendingRun >= CURSOR_AFTER;
+  }
+
+  /**
+   * Reads {@code key} with the shard's {@link #cursor}, made (and positioned by a seek) when there
+   * is none, else moved forward: by at most {@link #CURSOR_STEPS} entries, by a seek beyond that.
+   * Reads in key order so cost a step through a data block already decoded instead of a lookup
+   * from the top of every level; RocksDB merges a key's operands for the iterator as for a get.
+   */
+  private int readByCursor(byte[] key, int keyLen, byte[] buf) throws RocksDBException {
+    cursorReads++;
+    if (cursor == null) {
+      cursor = db.newIterator(resources.readOptions());
+      cursor.seek(java.util.Arrays.copyOf(key, keyLen));
+    } else {
+      int steps = 0;
+      while (cursor.isValid() && compareToCursor(key, keyLen) > 0) {
+        if (++steps > CURSOR_STEPS) {
+          cursor.seek(java.util.Arrays.copyOf(key, keyLen));
+          break;
+        }
+        cursor.next();
+      }
+    }
+    if (!cursor.isValid()) {
+      cursor.status();
+      return RocksDB.NOT_FOUND;
+    }
+    if (compareToCursor(key, keyLen) != 0) {
+      return RocksDB.NOT_FOUND; // the cursor is past it: no such key
+    }
+    byte[] v = cursor.value();
+    System.arraycopy(v, 0, buf, 0, Math.min(v.length, buf.length));
+    return v.length;
+  }
+
+  private int compareToCursor(byte[] key, int keyLen) {
+    byte[] at = cursor.key();
+    return java.util.Arrays.compareUnsigned(key, 0, keyLen, at, 0, at.length);
+  }
+
+  /**
+   * Closes the {@link #cursor}: RocksDB is about to change (an iterator reads what it held when it
+   * was made), or the shard closes or checkpoints (an iterator keeps files alive).
+   */
+  private void dropCursor() {
+    if (cursor != null) {
+      cursor.close();
+      cursor = null;
+    }
   }
 
   /**
@@ -192,6 +277,7 @@ final class Shard implements AutoCloseable {
     if (held.isEmpty()) {
       return;
     }
+    dropCursor();
     try (WriteBatch batch = new WriteBatch(held.take())) {
       db.write(resources.writeOptions(), batch);
     } catch (RocksDBException e) {
@@ -268,6 +354,11 @@ final class Shard implements AutoCloseable {
     return rocksReads;
   }
 
+  /** Reads that went through a cursor ({@link #readByCursor}); for tests. */
+  long cursorReads() {
+    return cursorReads;
+  }
+
   /** Whether this shard currently has a filter; for tests. */
   boolean filtered() {
     return filter != null;
@@ -310,6 +401,7 @@ final class Shard implements AutoCloseable {
    */
   void checkpoint(Path target) {
     applyHeld();
+    dropCursor();
     try (Checkpoint cp = Checkpoint.create(db)) {
       // with the WAL off, createCheckpoint flushes the memtable itself (log_size_for_flush 0)
       cp.createCheckpoint(target.toString());
@@ -410,6 +502,7 @@ final class Shard implements AutoCloseable {
    */
   void replay(byte[] data, int offset, int length) throws java.io.IOException {
     applyHeld(); // in order: held writes are older
+    dropCursor();
     ChangeLog.replay(data, offset, length, new ChangeLog.Target() {
       @Override
       public void put(byte[] key, byte[] value) {
@@ -484,6 +577,7 @@ final class Shard implements AutoCloseable {
 
   @Override
   public void close() {
+    dropCursor();
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)
     db.cancelAllBackgroundWork(false);
     db.close();
