@@ -42,11 +42,7 @@ class WindowOperatorPropertyTest {
     Random random = new Random(seed);
     for (int round = 0; round < 20; round++) {
       WindowPlan window = randomWindow(random);
-      WindowAggregatePlan plan = new WindowAggregatePlan("w", List.of("auction"), window,
-          random.nextInt(3) * 20L, "late", List.of(
-              new AggregatePlan("n", Function.COUNT, null),
-              new AggregatePlan("total", Function.SUM, "price"),
-              new AggregatePlan("high", Function.MAX, "price")));
+      WindowAggregatePlan plan = randomPlan(window, random);
       List<Record> shuffled = shuffleWithinBound(randomInput(random), random);
       int cacheEntries = random.nextInt(4);
       int snapshotEvery = 5 + random.nextInt(40);
@@ -66,11 +62,7 @@ class WindowOperatorPropertyTest {
     Random random = new Random(seed);
     for (int round = 0; round < 30; round++) {
       WindowPlan window = randomWindow(random);
-      WindowAggregatePlan plan = new WindowAggregatePlan("w", List.of("auction"), window,
-          random.nextInt(3) * 20L, "late", List.of(
-              new AggregatePlan("n", Function.COUNT, null),
-              new AggregatePlan("total", Function.SUM, "price"),
-              new AggregatePlan("high", Function.MAX, "price")));
+      WindowAggregatePlan plan = randomPlan(window, random);
       List<Record> ordered = randomInput(random);
       List<Record> shuffled = shuffleWithinBound(ordered, random);
 
@@ -80,6 +72,14 @@ class WindowOperatorPropertyTest {
       assertThat(actual).as(why).containsExactlyInAnyOrderElementsOf(expected);
       assertThat(expected).as(why).containsExactlyInAnyOrderElementsOf(bruteForce(window, ordered));
     }
+  }
+
+  /** Count, sum and max per auction in {@code window}, with an allowed lateness of 0, 20 or 40. */
+  private static WindowAggregatePlan randomPlan(WindowPlan window, Random random) {
+    return new WindowAggregatePlan("w", List.of("auction"), window, random.nextInt(3) * 20L, "late", List.of(
+        new AggregatePlan("n", Function.COUNT, null),
+        new AggregatePlan("total", Function.SUM, "price"),
+        new AggregatePlan("high", Function.MAX, "price")));
   }
 
   private static WindowPlan randomWindow(Random random) {

@@ -107,16 +107,8 @@ abstract class CachedState<N> {
       e.stored = e.value != null;
       s.entries.put(ns, e);
       cache.added(1);
-    } else if (e.value == Entry.UNLOADED) {
-      cache.miss();
-      e.value = loadBelow(ns);
-      e.stored = e.value != null;
-    } else if (e.partial) {
-      cache.miss();
-      backend.innerAtCurrentKey();
-      resolve(ns, e);
     } else {
-      cache.hit();
+      valueOf(ns, e);
     }
     Object value = e.value;
     used(s);
@@ -230,7 +222,10 @@ abstract class CachedState<N> {
     return s;
   }
 
-  /** Reads a value that {@link #loadAll} left unloaded. */
+  /**
+   * The value of the cached entry {@code e} of {@code ns} for the current key: read below when
+   * {@link #loadAll} left it unloaded, folded with what is below when it is partial.
+   */
   final Object valueOf(N ns, Entry e) {
     if (e.value == Entry.UNLOADED) {
       cache.miss();
