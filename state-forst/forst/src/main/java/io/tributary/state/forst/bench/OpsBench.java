@@ -11,8 +11,9 @@ import java.io.PrintStream;
 import java.util.Random;
 
 /**
- * The window operator's hot path against one backend: get, put, and get-then-put of a 5-slot
- * accumulator (like the window operator's) per (key, window), over random keys.
+ * The window operator's hot path against one backend: get, put, get-then-put, and add without
+ * reading ({@link WindowState#add}) of a 5-slot accumulator (like the window operator's) per (key,
+ * window), over random keys.
  */
 final class OpsBench {
   private OpsBench() {}
@@ -53,7 +54,11 @@ final class OpsBench {
   };
 
   static void run(PrintStream out, String name, KeyedStateBackend b, int keys, int ops) {
-    WindowState<Win, long[]> w = b.windowState("w", WIN, ACC);
+    WindowState<Win, long[]> w = b.windowState("w", WIN, ACC, (into, delta) -> {
+      for (int i = 0; i < into.length; i++) {
+        into[i] += delta[i];
+      }
+    });
     Key[] ks = new Key[keys];
     for (int i = 0; i < keys; i++) {
       ks[i] = Key.of((long) i);
@@ -85,6 +90,12 @@ final class OpsBench {
       w.put(win, acc);
     }
     report(out, name, "get+put update", ops, t0);
+    t0 = System.nanoTime();
+    for (int i = 0; i < ops; i++) {
+      b.setCurrentKey(ks[r.nextInt(keys)]);
+      w.add(win, new long[] {1, i, 0, 0, 0});
+    }
+    report(out, name, "add", ops, t0);
     if (sink == 42) {
       out.println();
     }

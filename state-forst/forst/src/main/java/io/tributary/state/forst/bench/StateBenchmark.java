@@ -23,7 +23,10 @@ import java.util.Random;
  * State micro-benchmarks ({@code tributary bench state}); prints figures, asserts nothing.
  *
  * <ul>
- *   <li>window-state get / put / get-then-put ("merge-style" update) per second, heap vs forst;
+ *   <li>window-state get / put / get-then-put ("merge-style" update) / add per second, heap vs
+ *       forst; then on forst over 1,000,000 keys with a state cache that holds them all, with the
+ *       default one (a tenth of them), and with that and a block cache too small to hold any data,
+ *       each with both caches' hit rates;
  *   <li>for {@code stateBytes} of state with 1% of keys changed between snapshots: snapshot time and
  *       bytes uploaded (full, then incremental);
  *   <li>time from restore until the first record's state access completes, local cache empty, for
@@ -34,6 +37,8 @@ public final class StateBenchmark {
   static final int MAX_PARALLELISM = 128;
   static final int VALUE_BYTES = 100;
   static final long GB = 1L << 30;
+  /** Keys (and operations of each kind) of {@link #runBeyondCaches}: ten times the default state cache. */
+  static final long BEYOND_KEYS = 1_000_000;
   private static final KeyGroupRange ALL = new KeyGroupRange(0, MAX_PARALLELISM);
 
   private StateBenchmark() {}
@@ -42,6 +47,7 @@ public final class StateBenchmark {
   public static void run(PrintStream out, long stateBytes, Path workDir) {
     try {
       runOps(out, workDir.resolve("ops"));
+      runBeyondCaches(out, workDir.resolve("beyond"));
       runSnapshots(out, stateBytes, workDir.resolve("snapshot"));
       double scale = (double) stateBytes / GB;
       for (long size : new long[] {(long) (100L * (1 << 20) * scale), (long) (2 * GB * scale)}) {
@@ -67,6 +73,28 @@ public final class StateBenchmark {
         try (KeyedStateBackend b = f.create("bench", "ops", ALL, MAX_PARALLELISM)) {
           OpsBench.run(out, f.name(), b, keys, ops);
         }
+      }
+    }
+  }
+
+  /**
+   * The operations of {@link #runOps} over {@link #BEYOND_KEYS} keys on forst: in cache, beyond
+   * the state cache, and beyond the block cache too (16 MiB, which the memtables charged to it
+   * fill: no data block stays).
+   */
+  private static void runBeyondCaches(PrintStream out, Path dir) {
+    record Shape(String name, long stateCacheEntries, long blockCacheBytes) {}
+    for (Shape s : List.of(new Shape("in cache", 4 * BEYOND_KEYS, 256L << 20),
+        new Shape("beyond the state cache", ForstConfig.DEFAULT_STATE_CACHE_ENTRIES, 256L << 20),
+        new Shape("beyond both caches", ForstConfig.DEFAULT_STATE_CACHE_ENTRIES, 16L << 20))) {
+      Path d = dir.resolve(s.name().replace(' ', '-'));
+      try (ForstStateBackendFactory f = ForstStateBackendFactory.fromConfig(new ForstConfig(
+          new LocalObjectStore(d.resolve("objects")), d.resolve("local"), 64 * GB, s.blockCacheBytes(), 128L << 20,
+          s.stateCacheEntries()))) {
+        try (KeyedStateBackend b = f.create("bench", "ops", ALL, MAX_PARALLELISM)) {
+          OpsBench.run(out, "forst (" + s.name() + ")", b, (int) BEYOND_KEYS, (int) BEYOND_KEYS);
+        }
+        out.println("  " + f.metrics().describeCaches());
       }
     }
   }
