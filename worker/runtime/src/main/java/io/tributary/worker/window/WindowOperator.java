@@ -44,8 +44,10 @@ import java.util.List;
  *       are counted as malformed and dropped.
  * </ul>
  *
- * <p>Per record the operator allocates the key and, for a new window, its accumulator; tumbling
- * and sliding windows are shared between records of the same slide period.
+ * <p>Per record the operator allocates the key and, for a new window, its accumulator; on a state
+ * that adds without reading (forst), an accumulator per record and window while the window's end
+ * is ahead, which the state folds in when it reads the window. Tumbling and sliding windows are
+ * shared between records of the same slide period.
  */
 public final class WindowOperator implements Operator {
   static final String STATE_NAME = "window-contents";
