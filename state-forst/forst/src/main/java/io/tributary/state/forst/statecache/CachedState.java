@@ -52,11 +52,24 @@ abstract class CachedState<N> {
   abstract void loadAll(Slot<N> s);
 
   /**
-   * The value that {@code base} (null: none) becomes with {@code added} folded in, in order; for
-   * states that take {@link #addTo additions}.
+   * Folds {@code delta} into {@code value} (not null), in place; for states that take
+   * {@link #addTo additions}.
    */
-  Object fold(Object base, List<Object> added) {
+  void combine(Object value, Object delta) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no additions");
+  }
+
+  /** The value that {@code base} (null: none) becomes with {@code added} folded in, in order. */
+  private Object fold(Object base, List<Object> added) {
+    Object value = base;
+    for (Object delta : added) {
+      if (value == null) {
+        value = delta;
+      } else {
+        combine(value, delta);
+      }
+    }
+    return value;
   }
 
   /** Adds {@code added} to the value of {@code ns} for the current key below, in order, without reading it. */
@@ -116,7 +129,7 @@ abstract class CachedState<N> {
   }
 
   /**
-   * Adds {@code delta} to the value of {@code ns} for the current key ({@link #fold}), reading
+   * Adds {@code delta} to the value of {@code ns} for the current key ({@link #combine}), reading
    * nothing below: when the value is not cached, the entry keeps the additions until the value is
    * read or written down. Returns true when {@code ns} certainly had a value before; false when it
    * had none or only the layer below knows.
@@ -144,7 +157,7 @@ abstract class CachedState<N> {
       e.value = delta;
     } else {
       had = true;
-      e.value = fold(e.value, List.of(delta));
+      combine(e.value, delta);
     }
     e.dirty = true;
     if (!s.dirty) {

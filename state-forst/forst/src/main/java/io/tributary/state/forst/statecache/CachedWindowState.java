@@ -97,16 +97,8 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
 
   @Override
   @SuppressWarnings("unchecked")
-  Object fold(Object base, List<Object> added) {
-    A acc = (A) base;
-    for (Object delta : added) {
-      if (acc == null) {
-        acc = (A) delta;
-      } else {
-        combiner.combine(acc, (A) delta);
-      }
-    }
-    return acc;
+  void combine(Object value, Object delta) {
+    combiner.combine((A) value, (A) delta);
   }
 
   @Override
