@@ -245,7 +245,10 @@ public final class LocalAttempt implements AutoCloseable {
     }
   }
 
-  /** Cancels the attempt if it still runs, then closes its sink connectors (after their last commit). */
+  /**
+   * Cancels the attempt if it still runs, then closes its sink connectors (after their last commit)
+   * and stops its checkpoint uploads: once it returns, the attempt writes nothing more.
+   */
   @Override
   public void close() throws InterruptedException {
     if (!isDone()) {
@@ -255,11 +258,17 @@ public final class LocalAttempt implements AutoCloseable {
       transport.release(id());
     }
     closeSinks(sinks);
-    if (uploads != null) {
-      uploads.shutdown();
-    }
     synchronized (delivery) {
       closed = true;
+    }
+    if (uploads != null) {
+      // an upload of this attempt's checkpoint is of no use now; none may write after close returns
+      // (the caller may go on to close the store, or delete its directory)
+      uploads.shutdownNow();
+      if (!uploads.awaitTermination(10, TimeUnit.SECONDS)) {
+        System.getLogger(LocalAttempt.class.getName()).log(System.Logger.Level.WARNING,
+            "checkpoint uploads of " + id() + " still running 10 s after it was closed");
+      }
     }
   }
 
