@@ -20,7 +20,18 @@ public interface KeyedStateBackend extends AutoCloseable {
 
   <T> ValueState<T> valueState(String name, StateCodec<T> codec);
 
-  <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec);
+  /** Map state without a combiner: its {@link MapState#add} is refused. */
+  default <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
+    return mapState(name, keyCodec, valueCodec, null);
+  }
+
+  /**
+   * Map state whose {@link MapState#add} folds values with {@code combiner} (null: no {@code add}).
+   * {@code valueCodec} must read exactly the bytes it wrote, for a backend may keep an entry's
+   * added values one after another and fold them when it reads.
+   */
+  <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec,
+      Combiner<V> combiner);
 
   <T> ListState<T> listState(String name, StateCodec<T> codec);
 
@@ -35,7 +46,7 @@ public interface KeyedStateBackend extends AutoCloseable {
    * window's added accumulators one after another and fold them when it reads.
    */
   <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
-      WindowState.Combiner<A> combiner);
+      Combiner<A> combiner);
 
   /**
    * The timers named {@code name} kept by this backend with its state, whose namespaces {@code

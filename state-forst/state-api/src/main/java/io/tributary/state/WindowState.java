@@ -11,17 +11,6 @@ import java.util.Collection;
  * without reading them ({@link #addsWithoutReading}), deferring the read to the next {@link #get}.
  */
 public interface WindowState<W, A> {
-  /**
-   * Folds one accumulator into another. For the results to equal those of adding the records one
-   * by one, {@code combine(acc, delta of one record)} must leave {@code acc} as adding that record
-   * would; states fold deltas in the order they were added.
-   */
-  @FunctionalInterface
-  interface Combiner<A> {
-    /** Adds what {@code delta} counted to {@code into}, in place. */
-    void combine(A into, A delta);
-  }
-
   /** The accumulator of {@code window} for the current key, or null. */
   A get(W window);
 

@@ -1,5 +1,6 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyGroups;
@@ -148,8 +149,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
   @Override
   public <K, V> MapState<K, V> mapState(
-      String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
-    return register(name, HeapStateKind.MAP, () -> new HeapMapState<K, V>(this, keyCodec, valueCodec));
+      String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec, Combiner<V> combiner) {
+    return register(name, HeapStateKind.MAP, () -> new HeapMapState<K, V>(this, keyCodec, valueCodec, combiner));
   }
 
   @Override
@@ -159,7 +160,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
   @Override
   public <W, A> WindowState<W, A> windowState(
-      String name, StateCodec<W> windowCodec, StateCodec<A> accCodec, WindowState.Combiner<A> combiner) {
+      String name, StateCodec<W> windowCodec, StateCodec<A> accCodec, Combiner<A> combiner) {
     return register(name, HeapStateKind.WINDOW,
         () -> new HeapWindowState<W, A>(this, windowCodec, accCodec, combiner));
   }

@@ -1,5 +1,6 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.MapState;
 import io.tributary.state.StateCodec;
 import java.io.DataInput;
@@ -14,11 +15,14 @@ final class HeapMapState<K, V> implements MapState<K, V>, HeapState {
   private final KeyGroupedTable<Map<K, V>> table;
   private final StateCodec<K> keyCodec;
   private final StateCodec<V> valueCodec;
+  private final Combiner<V> combiner;
 
-  HeapMapState(HeapKeyedStateBackend backend, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
+  HeapMapState(HeapKeyedStateBackend backend, StateCodec<K> keyCodec, StateCodec<V> valueCodec,
+      Combiner<V> combiner) {
     this.backend = backend;
     this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
+    this.combiner = combiner;
     this.table = new KeyGroupedTable<>(backend.keyGroupRange().size());
   }
 
@@ -50,6 +54,21 @@ final class HeapMapState<K, V> implements MapState<K, V>, HeapState {
     if (m != null && m.remove(key) != null && m.isEmpty()) {
       table.remove(g, backend.currentKey());
     }
+  }
+
+  /** {@inheritDoc} Here a read of the value on the heap, which it updates in place. */
+  @Override
+  public boolean add(K key, V delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("map state made without a combiner");
+    }
+    V value = get(key);
+    if (value == null) {
+      put(key, delta);
+      return false;
+    }
+    combiner.combine(value, delta);
+    return true;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.StateCodec;
 import io.tributary.state.WindowState;

@@ -29,7 +29,8 @@ import java.util.Map;
  *       upper}. A regular join with a state time-to-live {@code ttl} is the same with bounds
  *       {@code -(ttl - 1)} and {@code ttl - 1}: timestamps less than {@code ttl} apart. A regular
  *       join without one: any times fit, records are kept forever, nothing is late.
- *   <li>State: per key and side a map from timestamp to the records of that timestamp. With bounds,
+ *   <li>State: per key and side a map from timestamp to the records of that timestamp, to which a
+ *       record is added without reading it where the backend can. With bounds,
  *       a left record is dropped once the watermark reaches {@code ts + upper} (no right record to
  *       come can fit), a right one at {@code ts - lower}: event-time timers, namespaced by side.
  *   <li>With bounds, a record at or behind the watermark is late: dropped and counted, as the
@@ -84,7 +85,7 @@ public final class StreamJoinOperator implements TwoInputOperator {
     timers = context.timers();
     metrics = context.metrics();
     for (String name : STATE_NAMES) {
-      sides.add(backend.mapState(name, LongCodec.INSTANCE, RecordCodec.LIST));
+      sides.add(backend.mapState(name, LongCodec.INSTANCE, RecordCodec.LIST, List::addAll));
     }
   }
 
@@ -141,13 +142,9 @@ public final class StreamJoinOperator implements TwoInputOperator {
       }
       timers.register((long) input, expires);
     }
-    MapState<Long, List<Record>> side = sides.get(input);
-    List<Record> kept = side.get(ts);
-    if (kept == null) {
-      kept = new ArrayList<>(1);
-    }
+    List<Record> kept = new ArrayList<>(1);
     kept.add(record);
-    side.put(ts, kept);
+    sides.get(input).add(ts, kept); // on forst without reading what the timestamp has kept so far
   }
 
   /** When a record of {@code input} at {@code ts} can fit no record of the other side to come. */

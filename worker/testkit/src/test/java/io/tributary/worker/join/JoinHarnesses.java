@@ -26,12 +26,21 @@ final class JoinHarnesses {
 
   /** Harnesses of {@code plan} on the heap ({@code forstDir} null) or on forst, each under its own directory. */
   static Supplier<OperatorHarness> harnesses(JoinPlan plan, Path forstDir) {
+    return harnesses(plan, forstDir, -1);
+  }
+
+  /** The same, forst's state cache holding {@code stateCacheEntries} entries (negative: its default). */
+  static Supplier<OperatorHarness> harnesses(JoinPlan plan, Path forstDir, long stateCacheEntries) {
     InMemoryObjectStore store = new InMemoryObjectStore();
     AtomicInteger n = new AtomicInteger();
     return () -> {
       OperatorHarness h = OperatorHarness.of(() -> Joins.create(plan))
           .timerNamespaceCodec(Joins.namespaceCodec(plan)).objectStore(store);
-      return forstDir == null ? h : h.forstState(forstDir.resolve("h" + n.incrementAndGet()));
+      if (forstDir == null) {
+        return h;
+      }
+      Path dir = forstDir.resolve("h" + n.incrementAndGet());
+      return stateCacheEntries < 0 ? h.forstState(dir) : h.forstState(dir, stateCacheEntries);
     };
   }
 
@@ -56,7 +65,7 @@ final class JoinHarnesses {
     List<Object[]> timed = new ArrayList<>(); // {input, record, arrival}
     long ts = random.nextInt(1000);
     for (int i = 0; i < records; i++) {
-      ts += random.nextInt(20);
+      ts += random.nextInt(3) == 0 ? 0 : random.nextInt(20); // records of one time too, kept in one entry
       long key = random.nextInt(4);
       boolean left = random.nextInt(3) > 0;
       Record r = left ? bid(key, random.nextInt(100), ts) : auction(key, "s" + random.nextInt(5), ts);

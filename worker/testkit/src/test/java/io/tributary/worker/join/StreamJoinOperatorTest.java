@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The interval join and the regular join (with and without a state time-to-live): pairs emitted as
  * soon as both records are there, state dropped once the watermark shows nothing can fit it any
  * more, late records dropped; the same pairs whatever the arrival order within the bound, through
- * restores after any input and rescaling, on heap and forst state.
+ * restores after any input and rescaling, on heap and forst state (and forst with a tiny state cache,
+ * whose records of one time are added below without reading).
  */
 class StreamJoinOperatorTest {
   private static final List<String> BY_AUCTION = List.of("auction");
@@ -108,7 +109,7 @@ class StreamJoinOperatorTest {
   }
 
   @ParameterizedTest(name = "{0} state")
-  @ValueSource(strings = {"heap", "forst"})
+  @ValueSource(strings = {"heap", "forst", "forst with a state cache of 2 entries"})
   void inputShuffledWithinTheBoundRestoredAfterEveryStepOrRescaledGivesTheBruteForcePairs(String backend,
       @TempDir Path dir) {
     Random random = new Random(21);
@@ -119,7 +120,8 @@ class StreamJoinOperatorTest {
         JoinPlan.regular("j", BY_AUCTION, BY_ID, 0, null, null));
     for (int i = 0; i < plans.size(); i++) {
       JoinPlan plan = plans.get(i);
-      Supplier<OperatorHarness> harness = harnesses(plan, backend.equals("forst") ? dir.resolve("p" + i) : null);
+      Supplier<OperatorHarness> harness = harnesses(plan, backend.startsWith("forst") ? dir.resolve("p" + i) : null,
+          backend.endsWith("2 entries") ? 2 : -1);
       Script script = JoinHarnesses.shuffledWithinBound(random, 30, 60);
       Script.Outcome plain = script.run(harness);
       String why = plan + "; " + script.steps();

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.rocks;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyGroups;
@@ -374,8 +375,10 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
   }
 
   @Override
-  public <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
-    return register(name, ForstMapState.class, () -> new ForstMapState<>(this, name, keyCodec, valueCodec));
+  public <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec,
+      Combiner<V> combiner) {
+    return register(name, ForstMapState.class,
+        () -> new ForstMapState<>(this, name, keyCodec, valueCodec, combiner));
   }
 
   @Override
@@ -385,7 +388,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
 
   @Override
   public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
-      WindowState.Combiner<A> combiner) {
+      Combiner<A> combiner) {
     return register(name, ForstWindowState.class,
         () -> new ForstWindowState<>(this, name, windowCodec, accCodec, combiner));
   }

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.rocks;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.MapState;
 import io.tributary.state.StateCodec;
 import java.util.AbstractMap;
@@ -7,24 +8,58 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** A map per key: one RocksDB entry per map key, the map key being the namespace. */
+/**
+ * A map per key: one RocksDB entry per map key, the map key being the namespace.
+ *
+ * <p>With a combiner, {@link #add} is a RocksDB merge: the merge operator concatenates, so a value
+ * is the encoded value last put (if any) followed by every one added since, and reads ({@link #get},
+ * {@link #entries}) decode them in turn and fold them in that order. Nothing is read to add.
+ */
 final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
   private final StateCodec<K> keyCodec;
   private final StateCodec<V> valueCodec;
+  private final Combiner<V> combiner;
   private final BytesIn scanIn = new BytesIn();
 
   ForstMapState(ForstKeyedStateBackend backend, String name, StateCodec<K> keyCodec,
-      StateCodec<V> valueCodec) {
+      StateCodec<V> valueCodec, Combiner<V> combiner) {
     super(backend, name);
     this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
+    this.combiner = combiner;
   }
 
   @Override
   public V get(K key) {
     Shard shard = atPrefixIfAny();
     appendNamespace(keyCodec, key);
-    return read(shard) ? decode(valueCodec, valueIn()) : null;
+    return read(shard) ? folded(valueIn()) : null;
+  }
+
+  /** The value {@code in} holds: its first encoded value with every later one folded in. */
+  private V folded(BytesIn in) {
+    V value = decode(valueCodec, in);
+    while (combiner != null && in.hasRemaining()) {
+      combiner.combine(value, decode(valueCodec, in));
+    }
+    return value;
+  }
+
+  @Override
+  public boolean add(K key, V delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("state '" + name + "' was made without a combiner");
+    }
+    Shard shard = atPrefix();
+    appendNamespace(keyCodec, key);
+    BytesOut v = encode(valueCodec, delta);
+    shard.merge(key().array(), key().size(), v.array(), v.size());
+    return false;
+  }
+
+  @Override
+  public boolean addsWithoutReading() {
+    return combiner != null;
   }
 
   @Override
@@ -55,7 +90,7 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
     List<Map.Entry<K, V>> out = new ArrayList<>();
     scan(shard, (k, ns, v) -> {
       K mk = keyCodec.read(scanIn.reset(k, ns, k.length - ns));
-      out.add(new AbstractMap.SimpleImmutableEntry<>(mk, valueCodec.read(scanIn.reset(v, 0, v.length))));
+      out.add(new AbstractMap.SimpleImmutableEntry<>(mk, folded(scanIn.reset(v, 0, v.length))));
     });
     return out;
   }

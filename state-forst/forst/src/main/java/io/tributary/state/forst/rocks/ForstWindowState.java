@@ -1,5 +1,6 @@
 package io.tributary.state.forst.rocks;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.StateCodec;
 import io.tributary.state.WindowState;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.statecache;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.MapState;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -11,13 +12,19 @@ import java.util.Objects;
  * A cached {@link MapState}: one entry per map key. Listing ({@link #entries}, {@link #isEmpty},
  * {@link #clear}) reads the key's whole map below once, after which the key's slot is complete and
  * is answered from the cache. Map keys must have {@code equals} consistent with their encoding.
+ *
+ * <p>With a combiner, {@link #add} reads nothing below: an entry not cached keeps the added values
+ * until it is read (then the value below is read and they are folded in) or written down (then they
+ * are added below, which reads nothing there either).
  */
 final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V> {
   private final MapState<K, V> inner;
+  private final Combiner<V> combiner;
 
-  CachedMapState(CachingKeyedStateBackend backend, MapState<K, V> inner) {
+  CachedMapState(CachingKeyedStateBackend backend, MapState<K, V> inner, Combiner<V> combiner) {
     super(backend, inner);
     this.inner = inner;
+    this.combiner = combiner;
   }
 
   @Override
@@ -39,6 +46,19 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   @Override
   public void remove(K key) {
     write(key, null);
+  }
+
+  @Override
+  public boolean add(K key, V delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("map state made without a combiner");
+    }
+    return addTo(key, Objects.requireNonNull(delta, "map state values must not be null"));
+  }
+
+  @Override
+  public boolean addsWithoutReading() {
+    return combiner != null && inner.addsWithoutReading();
   }
 
   @Override
@@ -90,6 +110,20 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
       inner.remove(ns);
     } else {
       inner.put(ns, (V) value);
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  void combine(Object value, Object delta) {
+    combiner.combine((V) value, (V) delta);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  void storeAdded(K ns, List<Object> added) {
+    for (Object delta : added) {
+      inner.add(ns, (V) delta);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.statecache;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.WindowState;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.statecache;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
@@ -101,9 +102,10 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
   }
 
   @Override
-  public <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
-    MapState<K, V> below = inner.mapState(name, keyCodec, valueCodec);
-    return register(name, () -> new CachedMapState<>(this, below));
+  public <K, V> MapState<K, V> mapState(String name, StateCodec<K> keyCodec, StateCodec<V> valueCodec,
+      Combiner<V> combiner) {
+    MapState<K, V> below = inner.mapState(name, keyCodec, valueCodec, combiner);
+    return register(name, () -> new CachedMapState<>(this, below, combiner));
   }
 
   @Override
@@ -114,7 +116,7 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
 
   @Override
   public <W, A> WindowState<W, A> windowState(String name, StateCodec<W> windowCodec, StateCodec<A> accCodec,
-      WindowState.Combiner<A> combiner) {
+      Combiner<A> combiner) {
     WindowState<W, A> below = inner.windowState(name, windowCodec, accCodec, combiner);
     return register(name, () -> new CachedWindowState<>(this, below, combiner));
   }

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * Random operations on every kind of state of one backend; each returns what it observed as a
  * canonical string, so that backends given the same operations can be compared. Window updates
  * either change the accumulator they read in place and put it back, or add an accumulator of
- * their own without reading ({@link WindowState#add}), as the window operator does.
+ * their own without reading ({@link WindowState#add}), as the window operator does; a map of
+ * accumulators is put to and added to ({@link MapState#add}) likewise, as the stream join keeps records.
  */
 final class RandomOps {
   /** One operation, drawn once and applied to several backends. */
@@ -29,7 +30,8 @@ final class RandomOps {
   private final MapState<String, Long> map;
   private final ListState<String> list;
   private final WindowState<Window, Acc> windows;
-  /** What the last {@link WindowState#add} answered: whether the window had an accumulator. */
+  private final MapState<String, Acc> accs;
+  /** What the last add answered: whether the window or map entry had an accumulator. */
   boolean lastAddHad;
 
   RandomOps(KeyedStateBackend backend) {
@@ -37,15 +39,23 @@ final class RandomOps {
     this.value = backend.valueState("v", Codecs.LONG);
     this.map = backend.mapState("m", Codecs.STRING, Codecs.LONG);
     this.list = backend.listState("l", Codecs.STRING);
-    this.windows = backend.windowState("w", Codecs.WINDOW, Codecs.ACC, (into, delta) -> {
-      into.count += delta.count;
-      into.sum += delta.sum;
-    });
+    this.windows = backend.windowState("w", Codecs.WINDOW, Codecs.ACC, RandomOps::combine);
+    this.accs = backend.mapState("ma", Codecs.STRING, Codecs.ACC, RandomOps::combine);
+  }
+
+  private static void combine(Acc into, Acc delta) {
+    into.count += delta.count;
+    into.sum += delta.sum;
+  }
+
+  /** Whether {@code op} adds (so that {@link #lastAddHad} is its answer). */
+  static boolean adds(Op op) {
+    return op.kind() == 17 || op.kind() == 18 || op.kind() == 20;
   }
 
   static Op draw(Random r, int keys) {
     long start = r.nextInt(5) * 10L;
-    return new Op(r.nextInt(19), r.nextInt(keys), r.nextInt(1000), new Window(start, start + 10),
+    return new Op(r.nextInt(25), r.nextInt(keys), r.nextInt(1000), new Window(start, start + 10),
         "k" + r.nextInt(6));
   }
 
@@ -69,6 +79,12 @@ final class RandomOps {
       case 14 -> write(() -> windows.remove(op.window()));
       case 15 -> listWindows();
       case 17, 18 -> write(() -> lastAddHad = windows.add(op.window(), new Acc(1, op.arg())));
+      case 19 -> write(() -> accs.put(op.mapKey(), new Acc(op.arg(), op.arg())));
+      case 20 -> write(() -> lastAddHad = accs.add(op.mapKey(), new Acc(1, op.arg())));
+      case 21 -> accs.get(op.mapKey()) + " " + accs.contains(op.mapKey());
+      case 22 -> sorted(accs.entries()) + " " + accs.isEmpty();
+      case 23 -> write(() -> accs.remove(op.mapKey()));
+      case 24 -> op.arg() % 4 == 0 ? write(accs::clear) : updateAcc(op);
       default -> String.valueOf(windows.get(op.window()));
     };
   }
@@ -81,7 +97,8 @@ final class RandomOps {
   /** Everything the current key {@code key} holds, canonically. */
   String dump(long key) {
     backend.setCurrentKey(Key.of(key));
-    return value.value() + " | " + sorted(map.entries()) + " | " + list.get() + " | " + listWindows();
+    return value.value() + " | " + sorted(map.entries()) + " | " + list.get() + " | " + listWindows() + " | "
+        + sorted(accs.entries());
   }
 
   private String updateWindow(Op op) {
@@ -96,6 +113,18 @@ final class RandomOps {
     return before;
   }
 
+  private String updateAcc(Op op) {
+    Acc acc = accs.get(op.mapKey());
+    String before = String.valueOf(acc);
+    if (acc == null) {
+      acc = new Acc(0, 0);
+    }
+    acc.count++;
+    acc.sum += op.arg();
+    accs.put(op.mapKey(), acc);
+    return before;
+  }
+
   private String listWindows() {
     Map<String, String> out = new TreeMap<>();
     for (Window w : windows.windows()) {
@@ -104,7 +133,7 @@ final class RandomOps {
     return out.toString();
   }
 
-  private static String sorted(Iterable<Map.Entry<String, Long>> entries) {
+  private static String sorted(Iterable<? extends Map.Entry<String, ?>> entries) {
     List<String> out = new ArrayList<>();
     entries.forEach(e -> out.add(e.getKey() + "=" + e.getValue()));
     out.sort(null);
