@@ -71,6 +71,9 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   @SuppressWarnings("unchecked")
   public Iterable<Map.Entry<K, V>> entries() {
     Slot<K> s = completeSlot();
+    if (s == null) {
+      return List.of();
+    }
     List<Map.Entry<K, V>> out = new ArrayList<>();
     for (Map.Entry<K, Entry> me : s.entries.entrySet()) {
       if (me.getValue().live()) {
@@ -84,6 +87,9 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   @Override
   public boolean isEmpty() {
     Slot<K> s = completeSlot();
+    if (s == null) {
+      return true;
+    }
     boolean empty = s.entries.values().stream().noneMatch(Entry::live);
     used(s);
     return empty;
@@ -92,6 +98,9 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   @Override
   public void clear() {
     Slot<K> s = completeSlot();
+    if (s == null) {
+      return;
+    }
     for (K k : new ArrayList<>(s.entries.keySet())) {
       write(k, null);
     }

@@ -94,20 +94,39 @@ abstract class CachedState<N> {
    */
   final Slot<N> slotOrCreate() {
     Slot<N> s = slot();
-    if (s == null) {
-      s = new Slot<>(backend.currentKey(), this);
-      s.complete = nothingBelow();
-      s.below = !s.complete;
-      slots.put(s.key, s);
-      current = s;
-      cache.added(1); // the slot itself, so that empty slots are bounded too
+    return s != null ? s : newSlot(nothingBelow());
+  }
+
+  /**
+   * The current key's slot for a read, or null when the key has none and the layer below certainly
+   * holds nothing of it: then the read has its answer (nothing) and keeps no empty slot (a join
+   * probing the other side with every record's key would fill the cache with them).
+   */
+  private Slot<N> slotToRead() {
+    Slot<N> s = slot();
+    if (s != null) {
+      return s;
     }
+    return nothingBelow() ? null : newSlot(false);
+  }
+
+  private Slot<N> newSlot(boolean complete) {
+    Slot<N> s = new Slot<>(backend.currentKey(), this);
+    s.complete = complete;
+    s.below = !complete;
+    slots.put(s.key, s);
+    current = s;
+    cache.added(1); // the slot itself, so that empty slots are bounded too
     return s;
   }
 
   /** The value of {@code ns} for the current key (null when absent), read below on a miss. */
   final Object read(N ns) {
-    Slot<N> s = slotOrCreate();
+    Slot<N> s = slotToRead();
+    if (s == null) {
+      cache.hit();
+      return null;
+    }
     Entry e = s.entries.get(ns);
     if (e == null) {
       if (s.complete) {
@@ -222,10 +241,13 @@ abstract class CachedState<N> {
     used(s);
   }
 
-  /** The current key's slot, made complete (listing the namespaces below once). */
+  /**
+   * The current key's slot, made complete (listing the namespaces below once); null when the key
+   * has none and the layer below certainly holds nothing of it (the key has no entries).
+   */
   final Slot<N> completeSlot() {
-    Slot<N> s = slotOrCreate();
-    if (!s.complete) {
+    Slot<N> s = slotToRead();
+    if (s != null && !s.complete) {
       int before = s.entries.size();
       backend.innerAtCurrentKey();
       loadAll(s);

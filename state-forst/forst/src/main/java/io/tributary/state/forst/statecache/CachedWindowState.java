@@ -71,6 +71,9 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
   @Override
   public Collection<W> windows() {
     Slot<W> s = completeSlot();
+    if (s == null) {
+      return new ArrayList<>();
+    }
     List<W> out = new ArrayList<>(s.entries.size());
     for (Map.Entry<W, Entry> me : s.entries.entrySet()) {
       if (me.getValue().live()) {

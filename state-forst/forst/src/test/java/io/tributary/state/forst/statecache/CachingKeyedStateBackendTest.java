@@ -7,6 +7,7 @@ import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.KeyGroupRange;
 import io.tributary.state.KeyedStateBackend;
+import io.tributary.state.MapState;
 import io.tributary.state.StateSnapshot;
 import io.tributary.state.ValueState;
 import io.tributary.state.WindowState;
@@ -19,6 +20,7 @@ import io.tributary.state.heap.HeapKeyedStateBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,6 +124,33 @@ class CachingKeyedStateBackendTest {
       }
       assertThat(cache.entries()).as("cached entries and slots").isEqualTo(before);
       assertThat(((CachingKeyedStateBackend) b).evictions()).isZero();
+    }
+  }
+
+  @Test
+  void readsOfKeysThatHaveNothingKeepNoSlots() throws Exception {
+    try (KeyedStateBackend b = factory("probes", 100_000).create("job", "probes", ALL, MAX_PARALLELISM)) {
+      MapState<String, Long> m = b.mapState("m", Codecs.STRING, Codecs.LONG);
+      WindowState<Window, Acc> w = b.windowState("w", Codecs.WINDOW, Codecs.ACC);
+      ValueState<Long> v = b.valueState("v", Codecs.LONG);
+      b.setCurrentKey(Key.of(-1));
+      m.put("a", 1L);
+      b.snapshot(1).get(); // shards exist now: the keys below are ruled out by their filters
+      StateCache cache = ((CachingKeyedStateBackend) b).cache();
+      long before = cache.entries();
+      for (long k = 0; k < 5_000; k++) { // like a join probing the other side with each record's key
+        b.setCurrentKey(Key.of(k));
+        assertThat(m.get("a")).isNull();
+        assertThat(m.entries()).isEmpty();
+        assertThat(m.isEmpty()).isTrue();
+        m.clear();
+        assertThat(w.windows()).isEmpty();
+        assertThat(w.get(new Window(0, 10))).isNull();
+        assertThat(v.value()).isNull();
+      }
+      assertThat(cache.entries()).as("cached entries and slots").isEqualTo(before);
+      b.setCurrentKey(Key.of(-1));
+      assertThat(m.entries()).extracting(Map.Entry::getValue).containsExactly(1L);
     }
   }
 
