@@ -33,27 +33,14 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
   public V get(K key) {
     Shard shard = atPrefixIfAny();
     appendNamespace(keyCodec, key);
-    return read(shard) ? folded(valueIn()) : null;
-  }
-
-  /** The value {@code in} holds: its first encoded value with every later one folded in. */
-  private V folded(BytesIn in) {
-    V value = decode(valueCodec, in);
-    while (combiner != null && in.hasRemaining()) {
-      combiner.combine(value, decode(valueCodec, in));
-    }
-    return value;
+    return read(shard) ? folded(valueCodec, combiner, valueIn()) : null;
   }
 
   @Override
   public boolean add(K key, V delta) {
-    if (combiner == null) {
-      throw new UnsupportedOperationException("state '" + name + "' was made without a combiner");
-    }
     Shard shard = atPrefix();
     appendNamespace(keyCodec, key);
-    BytesOut v = encode(valueCodec, delta);
-    shard.merge(key().array(), key().size(), v.array(), v.size());
+    merge(shard, valueCodec, combiner, delta);
     return false;
   }
 
@@ -90,7 +77,7 @@ final class ForstMapState<K, V> extends ForstState implements MapState<K, V> {
     List<Map.Entry<K, V>> out = new ArrayList<>();
     scan(shard, (k, ns, v) -> {
       K mk = keyCodec.read(scanIn.reset(k, ns, k.length - ns));
-      out.add(new AbstractMap.SimpleImmutableEntry<>(mk, folded(scanIn.reset(v, 0, v.length))));
+      out.add(new AbstractMap.SimpleImmutableEntry<>(mk, folded(valueCodec, combiner, scanIn.reset(v, 0, v.length))));
     });
     return out;
   }

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.rocks;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.StateCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -138,6 +139,30 @@ abstract class ForstState implements KeyPresence {
     } catch (IOException e) {
       throw codecFailure("decode a value", e);
     }
+  }
+
+  /**
+   * The value {@code in} holds: its first encoded value with every later one (appended by
+   * {@link #merge}) folded in, in order, by {@code combiner} (null: a state that never merges).
+   */
+  final <T> T folded(StateCodec<T> codec, Combiner<T> combiner, BytesIn in) {
+    T value = decode(codec, in);
+    while (combiner != null && in.hasRemaining()) {
+      combiner.combine(value, decode(codec, in));
+    }
+    return value;
+  }
+
+  /**
+   * Appends {@code delta} to the value of the key built so far (the merge operator concatenates):
+   * an addition that reads nothing. Throws when the state was made without a combiner.
+   */
+  final <T> void merge(Shard shard, StateCodec<T> codec, Combiner<T> combiner, T delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("state '" + name + "' was made without a combiner");
+    }
+    BytesOut v = encode(codec, delta);
+    shard.merge(key.array(), key.size(), v.array(), v.size());
   }
 
   final ForstStateException codecFailure(String what, IOException e) {

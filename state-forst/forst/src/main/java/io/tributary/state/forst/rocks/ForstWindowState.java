@@ -34,26 +34,14 @@ final class ForstWindowState<W, A> extends ForstState implements WindowState<W, 
   public A get(W window) {
     Shard shard = atPrefixIfAny();
     appendNamespace(windowCodec, window);
-    if (!read(shard)) {
-      return null;
-    }
-    BytesIn in = valueIn();
-    A acc = decode(accCodec, in);
-    while (combiner != null && in.hasRemaining()) {
-      combiner.combine(acc, decode(accCodec, in));
-    }
-    return acc;
+    return read(shard) ? folded(accCodec, combiner, valueIn()) : null;
   }
 
   @Override
   public boolean add(W window, A delta) {
-    if (combiner == null) {
-      throw new UnsupportedOperationException("state '" + name + "' was made without a combiner");
-    }
     Shard shard = atPrefix();
     appendNamespace(windowCodec, window);
-    BytesOut v = encode(accCodec, delta);
-    shard.merge(key().array(), key().size(), v.array(), v.size());
+    merge(shard, accCodec, combiner, delta);
     return false;
   }
 

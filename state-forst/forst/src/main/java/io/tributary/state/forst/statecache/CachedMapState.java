@@ -19,12 +19,10 @@ import java.util.Objects;
  */
 final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V> {
   private final MapState<K, V> inner;
-  private final Combiner<V> combiner;
 
   CachedMapState(CachingKeyedStateBackend backend, MapState<K, V> inner, Combiner<V> combiner) {
-    super(backend, inner);
+    super(backend, inner, combiner);
     this.inner = inner;
-    this.combiner = combiner;
   }
 
   @Override
@@ -50,15 +48,12 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
 
   @Override
   public boolean add(K key, V delta) {
-    if (combiner == null) {
-      throw new UnsupportedOperationException("map state made without a combiner");
-    }
-    return addTo(key, Objects.requireNonNull(delta, "map state values must not be null"));
+    return addTo(key, delta);
   }
 
   @Override
   public boolean addsWithoutReading() {
-    return combiner != null && inner.addsWithoutReading();
+    return addsWithoutReading(inner.addsWithoutReading());
   }
 
   @Override
@@ -124,16 +119,8 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
 
   @Override
   @SuppressWarnings("unchecked")
-  void combine(Object value, Object delta) {
-    combiner.combine((V) value, (V) delta);
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  void storeAdded(K ns, List<Object> added) {
-    for (Object delta : added) {
-      inner.add(ns, (V) delta);
-    }
+  void addBelow(K ns, Object delta) {
+    inner.add(ns, (V) delta);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.tributary.state.forst.statecache;
 
+import io.tributary.state.Combiner;
 import io.tributary.state.Key;
 import io.tributary.state.forst.rocks.KeyPresence;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What every cached state shares: its slots by key, reads that fall through to the layer below on a
@@ -34,12 +36,21 @@ abstract class CachedState<N> {
   private final KeyPresence presence;
   /** Partial entries written down so far (see {@link #FOLD_EVERY}). */
   private long partialWriteDowns;
+  /** Folds additions ({@link #addTo}); null for a state that takes none. */
+  private final Combiner<Object> combiner;
 
   /** {@code inner} is the state below; when it can tell a key has nothing there, new keys' slots start complete. */
   CachedState(CachingKeyedStateBackend backend, Object inner) {
+    this(backend, inner, null);
+  }
+
+  /** The same, for a state that takes additions folded by {@code combiner} (null: none). */
+  @SuppressWarnings("unchecked")
+  CachedState(CachingKeyedStateBackend backend, Object inner, Combiner<?> combiner) {
     this.backend = backend;
     this.cache = backend.cache();
     this.presence = inner instanceof KeyPresence p ? p : null;
+    this.combiner = (Combiner<Object>) combiner;
   }
 
   /** Reads {@code ns} of the current key below; null when absent. */
@@ -52,10 +63,10 @@ abstract class CachedState<N> {
   abstract void loadAll(Slot<N> s);
 
   /**
-   * Folds {@code delta} into {@code value} (not null), in place; for states that take
-   * {@link #addTo additions}.
+   * Adds {@code delta} to the value of {@code ns} for the current key below, without reading it;
+   * for states that take {@link #addTo additions}.
    */
-  void combine(Object value, Object delta) {
+  void addBelow(N ns, Object delta) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no additions");
   }
 
@@ -66,15 +77,15 @@ abstract class CachedState<N> {
       if (value == null) {
         value = delta;
       } else {
-        combine(value, delta);
+        combiner.combine(value, delta);
       }
     }
     return value;
   }
 
-  /** Adds {@code added} to the value of {@code ns} for the current key below, in order, without reading it. */
-  void storeAdded(N ns, List<Object> added) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no additions");
+  /** Whether this state takes additions that read nothing below when {@code inner} does. */
+  final boolean addsWithoutReading(boolean inner) {
+    return combiner != null && inner;
   }
 
   /** The current key's slot, or null. */
@@ -154,6 +165,10 @@ abstract class CachedState<N> {
    * had none or only the layer below knows.
    */
   final boolean addTo(N ns, Object delta) {
+    if (combiner == null) {
+      throw new UnsupportedOperationException("state made without a combiner takes no additions");
+    }
+    Objects.requireNonNull(delta, "state values must not be null");
     Slot<N> s = slotOrCreate();
     Entry e = s.entries.get(ns);
     boolean had;
@@ -176,7 +191,7 @@ abstract class CachedState<N> {
       e.value = delta;
     } else {
       had = true;
-      combine(e.value, delta);
+      combiner.combine(e.value, delta);
     }
     e.dirty = true;
     if (!s.dirty) {
@@ -326,7 +341,9 @@ abstract class CachedState<N> {
       if (e.partial && !foldThisOne()) {
         @SuppressWarnings("unchecked")
         List<Object> added = (List<Object>) e.value;
-        storeAdded(me.getKey(), added);
+        for (Object delta : added) {
+          addBelow(me.getKey(), delta);
+        }
         e.value = Entry.UNLOADED; // below now, with whatever was there
         e.partial = false;
         e.dirty = false;

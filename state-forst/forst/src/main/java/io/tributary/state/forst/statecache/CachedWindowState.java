@@ -20,12 +20,10 @@ import java.util.Map;
  */
 final class CachedWindowState<W, A> extends CachedState<W> implements WindowState<W, A> {
   private final WindowState<W, A> inner;
-  private final Combiner<A> combiner;
 
   CachedWindowState(CachingKeyedStateBackend backend, WindowState<W, A> inner, Combiner<A> combiner) {
-    super(backend, inner);
+    super(backend, inner, combiner);
     this.inner = inner;
-    this.combiner = combiner;
   }
 
   @Override
@@ -54,18 +52,12 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
 
   @Override
   public boolean add(W window, A delta) {
-    if (combiner == null) {
-      throw new UnsupportedOperationException("window state made without a combiner");
-    }
-    if (delta == null) {
-      throw new NullPointerException("window accumulators must not be null");
-    }
     return addTo(window, delta);
   }
 
   @Override
   public boolean addsWithoutReading() {
-    return combiner != null && inner.addsWithoutReading();
+    return addsWithoutReading(inner.addsWithoutReading());
   }
 
   @Override
@@ -101,16 +93,8 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
 
   @Override
   @SuppressWarnings("unchecked")
-  void combine(Object value, Object delta) {
-    combiner.combine((A) value, (A) delta);
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  void storeAdded(W ns, List<Object> added) {
-    for (Object delta : added) {
-      inner.add(ns, (A) delta);
-    }
+  void addBelow(W ns, Object delta) {
+    inner.add(ns, (A) delta);
   }
 
   @Override
