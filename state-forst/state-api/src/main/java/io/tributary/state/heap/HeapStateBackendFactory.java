@@ -218,11 +218,24 @@ public final class HeapStateBackendFactory implements StateBackendFactory, AutoC
     return store == null ? null : new HeapStorage(store, uploads, retained, jobName, operatorId);
   }
 
-  /** Stops the upload threads once the uploads already started are done; later snapshots fail. */
+  /**
+   * Stops the upload threads once the uploads already started are done, waiting for them (up to a
+   * minute, as forst does), so that nothing writes into the store once this returns; later
+   * snapshots fail.
+   */
   @Override
   public void close() {
-    if (uploads != null) {
-      uploads.shutdown();
+    if (uploads == null) {
+      return;
+    }
+    uploads.shutdown();
+    try {
+      if (!uploads.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+        System.getLogger(HeapStateBackendFactory.class.getName()).log(System.Logger.Level.WARNING,
+            "heap state uploads still running a minute after the backend factory was closed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -1,6 +1,8 @@
 package io.tributary.state.heap;
 
+import io.tributary.state.store.ForwardingObjectStore;
 import io.tributary.state.store.InMemoryObjectStore;
+import io.tributary.state.store.ObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -113,6 +115,44 @@ class HeapSnapshotRestoreTest {
       assertThat(c.entryCount()).as(why).isEqualTo(model.entryCount());
       c.close();
     }
+  }
+
+  @Test
+  void closingTheFactoryWaitsForTheUploadsAlreadyStarted() throws Exception {
+    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    List<String> events = Collections.synchronizedList(new ArrayList<>());
+    ObjectStore slow = new ForwardingObjectStore(new InMemoryObjectStore()) {
+      @Override
+      public void put(String name, byte[] bytes) throws IOException {
+        entered.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          throw new java.io.InterruptedIOException();
+        }
+        super.put(name, bytes);
+        events.add("uploaded");
+      }
+    };
+    HeapStateBackendFactory closing = new HeapStateBackendFactory(slow);
+    KeyedStateBackend b = closing.create("job", "op", new KeyGroupRange(0, 1), 1);
+    b.setCurrentKey(Key.of(1L));
+    b.valueState("v", LONG).update(1L);
+    CompletableFuture<StateSnapshot> snapshot = b.snapshot(1);
+    entered.await();
+    Thread closer = new Thread(() -> {
+      closing.close();
+      events.add("closed");
+    });
+    closer.start();
+    while (closer.getState() != Thread.State.TIMED_WAITING && closer.isAlive()) {
+      Thread.onSpinWait(); // until close waits for the upload (or, wrongly, returned)
+    }
+    release.countDown();
+    closer.join();
+    snapshot.join();
+    assertThat(events).as("nothing is written into the store once close returned").containsExactly("uploaded", "closed");
   }
 
   @Test
