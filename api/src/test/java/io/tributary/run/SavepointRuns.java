@@ -53,7 +53,15 @@ final class SavepointRuns {
       }, "savepointed-run");
       thread.start();
       assertThat(started.await(30, TimeUnit.SECONDS)).as("first results committed; %s", events.timeline()).isTrue();
-      CheckpointMetadata savepoint = runner.savepoint("user").get(30, TimeUnit.SECONDS);
+      CheckpointMetadata savepoint;
+      try {
+        // longer than the coordinator's warning about a checkpoint not complete after 30 s, which
+        // names the tasks that acknowledged it
+        savepoint = runner.savepoint("user").get(40, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new AssertionError("the savepoint did not complete within 40 s; " + events.timeline() + "\n"
+            + taskStacks(), e);
+      }
       assertThat(savepoint.isSavepoint()).isTrue();
       assertThat(ended.get(30, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
       thread.join();
@@ -62,5 +70,19 @@ final class SavepointRuns {
       assertThat(stats.path()).contains("savepoints/sp-" + savepoint.id());
       return stats.path();
     }
+  }
+
+  /** What the tasks' threads and the checkpoint threads are doing: for a savepoint that hangs. */
+  private static String taskStacks() {
+    StringBuilder b = new StringBuilder();
+    Thread.getAllStackTraces().forEach((t, frames) -> {
+      if (t.getName().startsWith("task ") || t.getName().startsWith("checkpoint")) {
+        b.append(t.getName()).append(' ').append(t.getState()).append('\n');
+        for (int i = 0; i < Math.min(frames.length, 12); i++) {
+          b.append("    at ").append(frames[i]).append('\n');
+        }
+      }
+    });
+    return b.toString();
   }
 }
