@@ -253,7 +253,8 @@ final class JobActions {
 
   /**
    * Takes over a job whose stored status was restored into {@code job} and which has no run in this
-   * process (see {@link #recover}).
+   * process (see {@link #recover}). The job counts as taken over once its new state is stored,
+   * before a run is deployed.
    */
   private void resume(ManagedJob job, JobRecord record, JobSpec spec) {
     ObservedState before = job.state();
@@ -261,6 +262,7 @@ final class JobActions {
     RestorePolicy from = before == ObservedState.CREATED ? record.restore() : job.recovery();
     job.resetAfterControlPlaneRestart(after, "a new control plane takes the job over (the server restarted, or "
         + "another replica took the lead)");
+    job.markTakenOver();
     if (after == ObservedState.RECOVERING) {
       // the workers may still run it (an earlier control plane's workers outlive it): then it goes on
       job.deploy(record, spec, from, "resuming after a control-plane restart: the attempt its workers still run, if "

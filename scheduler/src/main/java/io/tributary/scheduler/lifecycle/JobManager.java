@@ -192,7 +192,19 @@ public final class JobManager implements AutoCloseable {
       return t;
     });
     this.reconcileThread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "control-reconcile");
+      Thread t = new Thread(r, "control-reconcile") {
+        @Override
+        public void interrupt() {
+          if (!closed) {
+            // nothing here interrupts it before close(): an interrupt aborts the metadata calls of a
+            // take-over half-way, so say who did it
+            System.getLogger(JobManager.class.getName()).log(System.Logger.Level.WARNING,
+                "the reconcile thread is interrupted while the control plane is open",
+                new IllegalStateException("interrupted by thread " + Thread.currentThread().getName()));
+          }
+          super.interrupt();
+        }
+      };
       t.setDaemon(true);
       return t;
     });

@@ -45,14 +45,19 @@ final class Reconciler {
    * Takes over a stored job that has no run in this process (at start, or a record another process
    * wrote): its stored status is taken, a job that should run starts again (see
    * {@link JobActions#recover}); a job whose stored spec no longer parses goes FAILED.
+   *
+   * <p>The job counts as taken over (its view shows this process's state of it) only once its
+   * stored status is restored and the restart recorded: a take-over that fails before (the metadata
+   * store could not be read or written) changed nothing stored, the view still shows the stored
+   * status, and the next reconcile pass takes the job over again.
    */
   void takeOver(ManagedJob job, JobRecord record) {
-    job.markTakenOver();
     Optional<StatusStore.Status> status = ctx.statuses.get(record.project(), record.name());
     try {
       actions.recover(job, record, job.spec(record), status);
     } catch (InvalidSpecException e) {
       status.ifPresent(job::restoreStatus);
+      job.markTakenOver();
       if (job.state().active() || job.state() == ObservedState.CREATED) {
         job.failAfterControlPlaneRestart(new JobFailure(Failure.Domain.USER, false,
             "user error (not retryable): the stored spec is no longer valid; apply a valid one: " + e.getMessage()));
