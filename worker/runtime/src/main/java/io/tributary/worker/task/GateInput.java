@@ -36,10 +36,15 @@ import io.tributary.worker.exchange.InputGate;
  * thread that got more CPU) fills the task's state with windows that cannot fire before the
  * slowest channel's watermark passes them; with it, the fast sender waits for credit instead. The
  * slowest channel is never held, idle and ended channels do not count, and no channel is held
- * while a checkpoint aligns (a held channel's barrier would never come).
+ * while a checkpoint aligns (a held channel's barrier would never come). A task that has nothing
+ * else to read for {@link #STARVED_GRACE_NANOS} reads its held channels all the same: the slowest
+ * channel's sender may itself wait for the held one (both fed by one upstream task, which waits for
+ * credit from the held sender), and holding on would stall the job for good.
  */
 final class GateInput implements TaskInput {
   private static final int MAX_ELEMENTS_PER_STEP = 4096;
+  /** How long a task with only held-ahead input waits for its slower channels before it reads the held ones. */
+  static final long STARVED_GRACE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
 
   private final InputGate gate;
   private final InboundChannel[] channels;
@@ -91,6 +96,9 @@ final class GateInput implements TaskInput {
   /** Records logged by an earlier attempt, fed to the chain heads before the gate is read. */
   private final java.util.ArrayDeque<Replay> replay = new java.util.ArrayDeque<>();
   private java.util.function.LongSupplier clock = System::nanoTime;
+  /** Whether the task found nothing to read but channels held ahead, since {@link #starvedSince}. */
+  private boolean starved;
+  private long starvedSince;
 
   /**
    * How a task takes part in unaligned checkpoints.
@@ -200,12 +208,16 @@ final class GateInput implements TaskInput {
     while (processed < MAX_ELEMENTS_PER_STEP) {
       if (current == null) {
         current = nextArrival();
+        if (current == null && processed == 0 && releaseHeldWhenStarved()) {
+          current = nextArrival();
+        }
         if (current == null) {
           if (processed > 0) {
             return MORE;
           }
           return endedCount == channels.length ? END : NOTHING;
         }
+        starved = false;
       }
       int c = current.channel();
       ElementReader reader = readers[c];
@@ -638,6 +650,37 @@ final class GateInput implements TaskInput {
   }
 
   /**
+   * The task has nothing to read but what channels ahead hold: once that has lasted
+   * {@link #STARVED_GRACE_NANOS}, those channels are read again (until their next watermark runs
+   * ahead). True if any was released.
+   */
+  private boolean releaseHeldWhenStarved() {
+    boolean holding = false;
+    for (int c = 0; c < channels.length && !holding; c++) {
+      holding = ahead[c] && hasBacklog(c);
+    }
+    if (!holding) {
+      starved = false;
+      return false;
+    }
+    long now = clock.getAsLong();
+    if (!starved) {
+      starved = true;
+      starvedSince = now;
+    }
+    if (now - starvedSince < STARVED_GRACE_NANOS) {
+      return false;
+    }
+    starved = false;
+    for (int c = 0; c < channels.length; c++) {
+      if (ahead[c] && hasBacklog(c)) {
+        ahead[c] = false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Whether a channel at {@code watermark} runs too far ahead of the task's (a difference that
    * overflows is far ahead). Never while a checkpoint aligns, nor before the task has a watermark.
    */
@@ -651,17 +694,21 @@ final class GateInput implements TaskInput {
 
   @Override
   public long maxWaitNanos() {
-    if (aligning >= 0 && unaligned != null && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT) {
-      // wake up to turn the checkpoint unaligned when its alignment times out
-      return Math.max(1, alignmentStartNanos + unaligned.timeoutNanos() + 1 - clock.getAsLong());
+    long wait = maxCreditWaitNanos();
+    if (starved) {
+      wait = Math.min(wait, Math.max(1, starvedSince + STARVED_GRACE_NANOS - clock.getAsLong())); // to read the held channels
     }
-    return Long.MAX_VALUE;
+    return wait;
   }
 
   /** Waiting for credit, the task wakes up too when the alignment times out (see {@link #pollPriority()}). */
   @Override
   public long maxCreditWaitNanos() {
-    return maxWaitNanos();
+    if (aligning >= 0 && unaligned != null && unaligned.timeoutNanos() != Checkpointing.NO_TIMEOUT) {
+      // wake up to turn the checkpoint unaligned when its alignment times out
+      return Math.max(1, alignmentStartNanos + unaligned.timeoutNanos() + 1 - clock.getAsLong());
+    }
+    return Long.MAX_VALUE;
   }
 
   @Override

@@ -42,6 +42,7 @@ class GateInputAlignmentTest {
     assertThat(g.log).as("B has not delivered barrier 1: its records go on")
         .containsExactlyElementsOf(concat(names("A", 0, 5), names("B", 0, 5)));
 
+    g.now += 1_000;
     g.barrier(B, 1).records(B, 5, 10).flush(B);
     g.run();
     assertThat(g.log.subList(0, 11))
@@ -49,7 +50,7 @@ class GateInputAlignmentTest {
     assertThat(g.log.subList(11, g.log.size())).containsExactlyInAnyOrderElementsOf(
         concat(names("A", 5, 10), names("B", 5, 10)));
     assertPerChannelOrder(g.log);
-    assertThat(g.alignmentNanos()).as("the barrier waited for channel B").isPositive();
+    assertThat(g.alignmentNanos()).as("the barrier waited for channel B").isEqualTo(1_000);
   }
 
   @Test
@@ -206,6 +207,40 @@ class GateInputAlignmentTest {
     assertThat(g.channels[A].availableCredits()).isEqualTo(1000);
   }
 
+  /**
+   * The slowest channel's sender may itself wait for the held one (both fed by one upstream task,
+   * which waits for credit from the held sender): a task with nothing else to read must not hold
+   * on for good, or the job stalls.
+   */
+  @Test
+  void aTaskWithNothingElseToReadReadsItsHeldChannelsAfterAGracePeriod() {
+    Gate g = new Gate(2, 64, 1000, new boolean[2], 10);
+    g.watermark(A, 0).watermark(B, 0).flush(A).flush(B);
+    g.run();
+    g.watermark(A, 100).records(A, 0, 20).flush(A);
+    g.run();
+    assertThat(g.log).as("A runs ahead; B has nothing yet").isEmpty();
+    assertThat(g.input.maxWaitNanos()).as("the task wakes up when the grace period ends")
+        .isEqualTo(GateInput.STARVED_GRACE_NANOS);
+    g.now += GateInput.STARVED_GRACE_NANOS - 1;
+    g.run();
+    assertThat(g.log).isEmpty();
+
+    g.now += 1;
+    g.run();
+    assertThat(g.log).as("nothing else came within the grace period: A is read")
+        .containsExactlyElementsOf(names("A", 0, 20));
+    assertThat(g.input.maxWaitNanos()).as("nothing is held").isEqualTo(Long.MAX_VALUE);
+
+    g.watermark(A, 200).records(A, 20, 23).flush(A).records(B, 0, 3).flush(B);
+    g.run();
+    assertThat(g.log).as("A is held again from its next watermark on, while B has input")
+        .containsExactlyElementsOf(concat(names("A", 0, 20), names("B", 0, 3)));
+    g.now += GateInput.STARVED_GRACE_NANOS;
+    g.run();
+    assertThat(g.log).containsExactlyElementsOf(concat(names("A", 0, 20), names("B", 0, 3), names("A", 20, 23)));
+  }
+
   @Test
   void withoutADriftOrWithOneChannelNothingIsHeld() {
     Gate off = new Gate(2, 64, 1000, new boolean[2], 0);
@@ -350,6 +385,8 @@ class GateInputAlignmentTest {
     final GateInput input;
     final StreamTask task;
     boolean ended;
+    /** The input's clock: it only moves when a test moves it. */
+    long now;
 
     Gate(int n, int bufferSize, int credits, boolean[] endedFromStart) {
       this(n, bufferSize, credits, endedFromStart, 0);
@@ -368,6 +405,7 @@ class GateInputAlignmentTest {
         heads[c] = head;
       }
       input = new GateInput(gate, channels.clone(), heads, new int[n], endedFromStart, true, null, maxDrift);
+      input.clock(() -> now);
       task = new StreamTask("aligning", input, List.of(head), List.of(head), List.of(), List.of(),
           new StreamTask.TaskListener() {
             @Override
