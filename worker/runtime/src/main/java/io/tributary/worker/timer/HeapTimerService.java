@@ -16,10 +16,9 @@ import java.util.function.Supplier;
 
 /**
  * The event-time timers of one keyed operator instance, on the heap: a priority queue ordered by
- * time, deduplicated per (key, namespace, time) by a hash set of the live timers.
- *
- * <p>Deletion is lazy: a deleted timer leaves the set at once and its queue entry is skipped when
- * it reaches the head. Timers with the same time fire in no particular order.
+ * time ({@link TimerHeap}), deduplicated per (key, namespace, time) by a hash map of the live
+ * timers to their places in the queue, so a deleted timer leaves both at once. Timers with the
+ * same time fire in no particular order.
  *
  * <p>The runtime task drives it: for a new watermark {@code w} it calls {@link #pollDue(long)}
  * until it returns null (firing each timer through {@code Operator.onTimer}, and free to stop
@@ -45,7 +44,7 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>a timer registered again after the restore fires once (taking it from its section removes
- *       it from the live set, and its queue entry is then skipped);
+ *       it from the live timers and the queue);
  *   <li>deleting a timer that may still be undecoded (not earlier than every undecoded one)
  *       leaves a tombstone that drops it when decoded; registering it again clears the tombstone,
  *       and tombstones earlier than every undecoded timer are swept as their number doubles;
@@ -71,20 +70,15 @@ import java.util.function.Supplier;
  * <p>Used by the task thread only; the suppliers of {@link #snapshotLater} run on any thread.
  */
 public final class HeapTimerService implements TaskTimers {
-  private static final Comparator<Timer> BY_TIME = Comparator.comparingLong(Timer::time);
   private static final Comparator<TimerSection> BY_HEAD_TIME = Comparator.comparingLong(TimerSection::headTime);
   /** Recently registered namespaces, so timers of the same window share one namespace object. */
   private static final int RECENT_NAMESPACES = 8;
 
   private final KeyedStateBackend backend;
-  private final PriorityQueue<Timer> queue = new PriorityQueue<>(BY_TIME);
-  private final Set<Timer> live = new HashSet<>();
-  /**
-   * The queue's entries that are not live (deleted, or fired from a restored section), counted per
-   * timer: as multisets, the queue holds exactly {@link #live} plus these. A snapshot copies the
-   * queue's array and this map, not the live set, so its task-thread part is a memory copy.
-   */
-  private final Map<Timer, Integer> staleInQueue = new HashMap<>();
+  /** The live timers, in time order: a snapshot copies its array, so its task-thread part is a memory copy. */
+  private final TimerHeap queue = new TimerHeap();
+  /** The live timers, each to its entry in {@link #queue}. */
+  private final Map<Timer, TimerHeap.Entry> live = new HashMap<>();
   /** Restored timers not decoded yet, by the time of their head. */
   private final PriorityQueue<TimerSection> sections = new PriorityQueue<>(BY_HEAD_TIME);
   /** Timers deleted while they may still be undecoded in {@link #sections}. */
@@ -116,8 +110,21 @@ public final class HeapTimerService implements TaskTimers {
     if (!tombstones.isEmpty()) {
       tombstones.remove(timer);
     }
-    if (live.add(timer)) {
-      queue.add(timer);
+    addLive(timer);
+  }
+
+  private void addLive(Timer timer) {
+    TimerHeap.Entry e = new TimerHeap.Entry(timer);
+    if (live.putIfAbsent(timer, e) == null) {
+      queue.add(e);
+    }
+  }
+
+  /** Removes {@code timer} from the live timers and the queue, if it is there. */
+  private void removeLive(Timer timer) {
+    TimerHeap.Entry e = live.remove(timer);
+    if (e != null) {
+      queue.remove(e);
     }
   }
 
@@ -125,9 +132,7 @@ public final class HeapTimerService implements TaskTimers {
   public void delete(Object namespace, long time) {
     used = true;
     Timer timer = new Timer(requireKey(), namespace, time);
-    if (live.remove(timer)) {
-      staleInQueue.merge(timer, 1, Integer::sum);
-    }
+    removeLive(timer);
     TimerSection first = sections.peek();
     if (first != null && time >= first.headTime()) {
       tombstones.add(timer);
@@ -189,9 +194,7 @@ public final class HeapTimerService implements TaskTimers {
       }
       Timer restoredTimer = section.head();
       take(section);
-      if (live.remove(restoredTimer)) { // registered again since the restore: fires once, its queue entry is skipped
-        staleInQueue.merge(restoredTimer, 1, Integer::sum);
-      }
+      removeLive(restoredTimer); // registered again since the restore: fires once
       backend.setCurrentKey(restoredTimer.key());
       return restoredTimer;
     }
@@ -204,21 +207,19 @@ public final class HeapTimerService implements TaskTimers {
     return head;
   }
 
-  /** {@link #pollDue} when no restored timer is left undecoded: one set operation per timer fired. */
+  /** {@link #pollDue} when no restored timer is left undecoded: one map operation per timer fired. */
   private Timer pollDueFromQueue(long watermark) {
     if (!tombstones.isEmpty()) {
       tombstones.clear(); // nothing undecoded is left for them to match
     }
-    Timer head;
-    while ((head = queue.peek()) != null && head.time() <= watermark) {
-      queue.poll();
-      if (live.remove(head)) {
-        backend.setCurrentKey(head.key());
-        return head;
-      }
-      staleInQueue.computeIfPresent(head, (t, n) -> n == 1 ? null : n - 1);
+    Timer head = queue.peek();
+    if (head == null || head.time() > watermark) {
+      return null;
     }
-    return null;
+    queue.poll();
+    live.remove(head);
+    backend.setCurrentKey(head.key());
+    return head;
   }
 
   /**
@@ -253,13 +254,7 @@ public final class HeapTimerService implements TaskTimers {
   }
 
   private Timer liveHead() {
-    Timer head = queue.peek();
-    while (head != null && !live.contains(head)) {
-      queue.poll();
-      staleInQueue.computeIfPresent(head, (t, n) -> n == 1 ? null : n - 1);
-      head = queue.peek();
-    }
-    return head;
+    return queue.peek();
   }
 
   /** The section with the earliest undecoded timer that was not deleted; null when none is left. */
@@ -322,7 +317,7 @@ public final class HeapTimerService implements TaskTimers {
   /**
    * The live timers and the current watermark as they are now, serialized later by the supplier
    * on any thread (as {@link #snapshot}): only the queue's array of timer references (one array
-   * copy; its stale entries, counted apart, are dropped by the supplier), the cursors of the
+   * copy), the cursors of the
    * undecoded restored timers and the tombstones are copied here, reading no restored section, so
    * a checkpoint's synchronous part on the task thread stays short however many timers there are
    * (iterating a live set of millions took seconds).
@@ -332,8 +327,7 @@ public final class HeapTimerService implements TaskTimers {
    */
   @Override
   public <N> Supplier<byte[]> snapshotLater(StateCodec<N> namespaceCodec) {
-    Object[] queued = queue.toArray(); // an array copy: far cheaper than iterating the live set
-    Map<Timer, Integer> stale = staleInQueue.isEmpty() ? Map.of() : new HashMap<>(staleInQueue);
+    Timer[] queued = queue.timers(); // an array copy: far cheaper than iterating the live set
     TimerSection[] cursors = new TimerSection[sections.size()];
     int i = 0;
     for (TimerSection s : sections) {
@@ -342,29 +336,7 @@ public final class HeapTimerService implements TaskTimers {
     Set<Timer> deleted = tombstones.isEmpty() ? Set.of() : new HashSet<>(tombstones);
     long wm = watermark;
     int maxParallelism = backend.maxParallelism();
-    return () -> TimerSnapshotFormat.write(wm, maxParallelism, liveOf(queued, stale), cursors, deleted,
-        namespaceCodec);
-  }
-
-  /** The live timers among the queue's entries {@code queued}: all but the {@code stale} ones. */
-  private static Timer[] liveOf(Object[] queued, Map<Timer, Integer> stale) {
-    Map<Timer, Integer> skip = stale.isEmpty() ? stale : new HashMap<>(stale);
-    Timer[] timers = new Timer[queued.length];
-    int n = 0;
-    for (Object o : queued) {
-      Timer t = (Timer) o;
-      Integer c = skip.isEmpty() ? null : skip.get(t);
-      if (c != null) {
-        if (c == 1) {
-          skip.remove(t);
-        } else {
-          skip.put(t, c - 1);
-        }
-        continue;
-      }
-      timers[n++] = t;
-    }
-    return n == timers.length ? timers : java.util.Arrays.copyOf(timers, n);
+    return () -> TimerSnapshotFormat.write(wm, maxParallelism, queued, cursors, deleted, namespaceCodec);
   }
 
   /**
@@ -418,9 +390,7 @@ public final class HeapTimerService implements TaskTimers {
     restored = true;
     // in time order, each insertion into the heap is O(1)
     for (Timer timer : r.timers()) {
-      if (live.add(timer)) {
-        queue.add(timer);
-      }
+      addLive(timer);
     }
     for (TimerSection s : r.sections()) {
       sections.add(s);
