@@ -10,8 +10,6 @@ import io.tributary.scheduler.lifecycle.LeaderLease;
 import io.tributary.scheduler.lifecycle.ObservedState;
 import io.tributary.scheduler.lifecycle.OperationFailedException;
 import io.tributary.scheduler.metadata.EmbeddedMetadataStore;
-import io.tributary.scheduler.metadata.Item;
-import io.tributary.scheduler.metadata.Page;
 import io.tributary.scheduler.metadata.MetadataStore;
 import io.tributary.state.forst.store.LocalObjectStore;
 import io.tributary.state.store.ObjectStore;
@@ -23,7 +21,6 @@ import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,25 +107,9 @@ class FollowerDesiredStateIT {
   }
 
   /** The store both replicas share; closing one replica's services leaves it open. */
-  private record Shared(MetadataStore store) implements MetadataStore {
-    @Override
-    public Optional<Item> get(String key) {
-      return store.get(key);
-    }
-
-    @Override
-    public long put(String key, byte[] value, long expectedVersion) {
-      return store.put(key, value, expectedVersion);
-    }
-
-    @Override
-    public void delete(String key, long expectedVersion) {
-      store.delete(key, expectedVersion);
-    }
-
-    @Override
-    public Page query(String prefix, Optional<String> continuation, int limit) {
-      return store.query(prefix, continuation, limit);
+  private static final class Shared extends ForwardingMetadataStore {
+    Shared(MetadataStore store) {
+      super(store);
     }
 
     @Override

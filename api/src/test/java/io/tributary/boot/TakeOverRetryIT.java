@@ -9,7 +9,6 @@ import io.tributary.scheduler.lifecycle.ObservedState;
 import io.tributary.scheduler.metadata.Item;
 import io.tributary.scheduler.metadata.MetadataStore;
 import io.tributary.scheduler.metadata.MetadataStoreException;
-import io.tributary.scheduler.metadata.Page;
 import io.tributary.worker.task.ConnectorFactory;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -70,13 +69,12 @@ class TakeOverRetryIT {
    * The control plane's store, whose reconcile thread fails once to read parked's status and once to
    * write an event of trickle (as DynamoDB calls fail when they time out or the network drops).
    */
-  private static final class FailingOnce implements MetadataStore {
-    private final MetadataStore store;
+  private static final class FailingOnce extends ForwardingMetadataStore {
     final AtomicBoolean failedStatusRead = new AtomicBoolean();
     final AtomicBoolean failedEventWrite = new AtomicBoolean();
 
     FailingOnce(MetadataStore store) {
-      this.store = store;
+      super(store);
     }
 
     private static boolean onReconcileThread() {
@@ -88,7 +86,7 @@ class TakeOverRetryIT {
       if (key.endsWith("/status/parked") && onReconcileThread() && failedStatusRead.compareAndSet(false, true)) {
         throw new MetadataStoreException("injected: the store cannot be reached for " + key, true);
       }
-      return store.get(key);
+      return super.get(key);
     }
 
     @Override
@@ -96,22 +94,7 @@ class TakeOverRetryIT {
       if (key.contains("/events/trickle/") && onReconcileThread() && failedEventWrite.compareAndSet(false, true)) {
         throw new MetadataStoreException("injected: the store cannot be reached for " + key, true);
       }
-      return store.put(key, value, expectedVersion);
-    }
-
-    @Override
-    public void delete(String key, long expectedVersion) {
-      store.delete(key, expectedVersion);
-    }
-
-    @Override
-    public Page query(String prefix, Optional<String> continuation, int limit) {
-      return store.query(prefix, continuation, limit);
-    }
-
-    @Override
-    public void close() {
-      store.close();
+      return super.put(key, value, expectedVersion);
     }
   }
 }

@@ -186,7 +186,7 @@ public final class HeapTimerService implements TaskTimers {
     if (sections.isEmpty()) {
       return pollDueFromQueue(watermark);
     }
-    Timer head = liveHead();
+    Timer head = queue.peek();
     TimerSection section = sectionHead();
     if (section != null && (head == null || section.headTime() <= head.time())) {
       if (section.headTime() > watermark) {
@@ -198,13 +198,7 @@ public final class HeapTimerService implements TaskTimers {
       backend.setCurrentKey(restoredTimer.key());
       return restoredTimer;
     }
-    if (head == null || head.time() > watermark) {
-      return null;
-    }
-    queue.poll();
-    live.remove(head);
-    backend.setCurrentKey(head.key());
-    return head;
+    return pollQueueHead(watermark);
   }
 
   /** {@link #pollDue} when no restored timer is left undecoded: one map operation per timer fired. */
@@ -212,6 +206,11 @@ public final class HeapTimerService implements TaskTimers {
     if (!tombstones.isEmpty()) {
       tombstones.clear(); // nothing undecoded is left for them to match
     }
+    return pollQueueHead(watermark);
+  }
+
+  /** Removes and returns the queue's earliest timer if it is due, with its key set current. */
+  private Timer pollQueueHead(long watermark) {
     Timer head = queue.peek();
     if (head == null || head.time() > watermark) {
       return null;
@@ -247,14 +246,10 @@ public final class HeapTimerService implements TaskTimers {
    */
   @Override
   public long nextTimerTime() {
-    Timer head = liveHead();
+    Timer head = queue.peek();
     TimerSection section = sectionHead();
     long restoredTime = section == null ? Long.MAX_VALUE : section.headTime();
     return Math.min(head == null ? Long.MAX_VALUE : head.time(), restoredTime);
-  }
-
-  private Timer liveHead() {
-    return queue.peek();
   }
 
   /** The section with the earliest undecoded timer that was not deleted; null when none is left. */
