@@ -2,19 +2,50 @@ package io.tributary.worker.operator;
 
 import io.tributary.state.Key;
 
-/** An event-time timer: due when the watermark reaches {@code time}. Unique per (key, namespace, time). */
-public record Timer(Key key, Object namespace, long time) {
-  // equals and hashCode written out: a record's generated ones go through method handles that the
-  // JIT does not always inline, and timers are hash keys on every record's path
+/**
+ * An event-time timer: due when the watermark reaches {@code time}. Unique per (key, namespace,
+ * time): timers are equal when these are, whatever their class (a timer service may keep its own
+ * subclass, which carries its bookkeeping without another object per timer).
+ */
+public class Timer {
+  private final Key key;
+  private final Object namespace;
+  private final long time;
+
+  public Timer(Key key, Object namespace, long time) {
+    this.key = key;
+    this.namespace = namespace;
+    this.time = time;
+  }
+
+  public final Key key() {
+    return key;
+  }
+
+  public final Object namespace() {
+    return namespace;
+  }
+
+  public final long time() {
+    return time;
+  }
+
+  // equals and hashCode written out (they were a record's): the generated ones go through method
+  // handles that the JIT does not always inline, and timers are hash keys on every record's path
 
   @Override
-  public boolean equals(Object o) {
+  public final boolean equals(Object o) {
     return o instanceof Timer t && t.time == time && t.key.equals(key) && java.util.Objects.equals(t.namespace,
         namespace);
   }
 
   @Override
-  public int hashCode() {
+  public final int hashCode() {
     return (31 * key.hashCode() + java.util.Objects.hashCode(namespace)) * 31 + Long.hashCode(time);
+  }
+
+  @Override
+  public String toString() {
+    return "Timer[key=" + key + ", namespace=" + namespace + ", time=" + time + "]";
   }
 }

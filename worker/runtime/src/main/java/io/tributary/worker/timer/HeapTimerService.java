@@ -105,7 +105,7 @@ public final class HeapTimerService implements TaskTimers {
    */
   @Override
   public void register(Object namespace, long time) {
-    Timer timer = new Timer(requireKey(), shared(namespace), time);
+    TimerHeap.Entry timer = new TimerHeap.Entry(requireKey(), shared(namespace), time);
     used = true;
     if (!tombstones.isEmpty()) {
       tombstones.remove(timer);
@@ -113,10 +113,9 @@ public final class HeapTimerService implements TaskTimers {
     addLive(timer);
   }
 
-  private void addLive(Timer timer) {
-    TimerHeap.Entry e = new TimerHeap.Entry(timer);
-    if (live.putIfAbsent(timer, e) == null) {
-      queue.add(e);
+  private void addLive(TimerHeap.Entry timer) {
+    if (live.putIfAbsent(timer, timer) == null) {
+      queue.add(timer);
     }
   }
 
@@ -385,7 +384,7 @@ public final class HeapTimerService implements TaskTimers {
     restored = true;
     // in time order, each insertion into the heap is O(1)
     for (Timer timer : r.timers()) {
-      addLive(timer);
+      addLive(new TimerHeap.Entry(timer.key(), timer.namespace(), timer.time()));
     }
     for (TimerSection s : r.sections()) {
       sections.add(s);

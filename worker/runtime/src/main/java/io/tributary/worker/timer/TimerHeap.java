@@ -1,5 +1,6 @@
 package io.tributary.worker.timer;
 
+import io.tributary.state.Key;
 import io.tributary.worker.operator.Timer;
 import java.util.Arrays;
 
@@ -12,20 +13,17 @@ import java.util.Arrays;
  * the same time come out in no particular order.
  */
 final class TimerHeap {
-  /** A timer in the heap; {@code index} is its place, -1 once it left. */
-  static final class Entry {
-    final Timer timer;
+  /** A timer in the heap; {@code index} is its place, -1 once it left. It equals the plain timer of its key, namespace and time. */
+  static final class Entry extends Timer {
     int index = -1;
 
-    Entry(Timer timer) {
-      this.timer = timer;
+    Entry(Key key, Object namespace, long time) {
+      super(key, namespace, time);
     }
   }
 
   private long[] times = new long[16];
   private Entry[] entries = new Entry[16];
-  /** The entries' timers, in the same places: what a snapshot copies, as one array copy. */
-  private Timer[] timers = new Timer[16];
   private int size;
 
   int size() {
@@ -37,14 +35,13 @@ final class TimerHeap {
       int grown = size + (size >> 1);
       times = Arrays.copyOf(times, grown);
       entries = Arrays.copyOf(entries, grown);
-      timers = Arrays.copyOf(timers, grown);
     }
-    siftUp(size++, e.timer.time(), e);
+    siftUp(size++, e.time(), e);
   }
 
   /** The earliest timer, or null when empty. */
   Timer peek() {
-    return size == 0 ? null : timers[0];
+    return size == 0 ? null : entries[0];
   }
 
   /** Removes the earliest timer; returns it, or null when empty. */
@@ -54,14 +51,14 @@ final class TimerHeap {
     }
     Entry first = entries[0];
     removeAt(0);
-    return first.timer;
+    return first;
   }
 
   /** Removes {@code e}, which must be in this heap. */
   void remove(Entry e) {
     int i = e.index;
     if (i < 0 || i >= size || entries[i] != e) {
-      throw new IllegalArgumentException("not in this heap: " + e.timer);
+      throw new IllegalArgumentException("not in this heap: " + e);
     }
     removeAt(i);
   }
@@ -73,7 +70,6 @@ final class TimerHeap {
     Entry moved = entries[last];
     long time = times[last];
     entries[last] = null;
-    timers[last] = null;
     if (i == last) {
       return;
     }
@@ -116,12 +112,11 @@ final class TimerHeap {
   private void place(int i, long time, Entry e) {
     times[i] = time;
     entries[i] = e;
-    timers[i] = e.timer;
     e.index = i;
   }
 
   /** A copy of the timers, in no particular order: one array copy. */
   Timer[] timers() {
-    return Arrays.copyOf(timers, size);
+    return Arrays.copyOf(entries, size, Timer[].class);
   }
 }

@@ -26,7 +26,7 @@ class TimerHeapTest {
       for (int op = 0; op < 2_000; op++) {
         int what = random.nextInt(6);
         if (what < 3) {
-          TimerHeap.Entry e = new TimerHeap.Entry(new Timer(KEY, op, random.nextInt(range) - range / 2));
+          TimerHeap.Entry e = new TimerHeap.Entry(KEY, op, random.nextInt(range) - range / 2);
           heap.add(e);
           in.add(e);
         } else if (what < 5) {
@@ -34,9 +34,9 @@ class TimerHeapTest {
           if (in.isEmpty()) {
             assertThat(polled).as(why).isNull();
           } else {
-            long earliest = in.stream().mapToLong(e -> e.timer.time()).min().orElseThrow();
+            long earliest = in.stream().mapToLong(Timer::time).min().orElseThrow();
             assertThat(polled.time()).as(why).isEqualTo(earliest);
-            assertThat(in.removeIf(e -> e.timer == polled)).isTrue();
+            assertThat(in.removeIf(e -> e == polled)).isTrue();
           }
         } else if (!in.isEmpty()) {
           TimerHeap.Entry e = in.remove(random.nextInt(in.size()));
@@ -45,7 +45,7 @@ class TimerHeapTest {
         }
         assertThat(heap.size()).as(why).isEqualTo(in.size());
       }
-      assertThat(heap.timers()).as(why).containsExactlyInAnyOrderElementsOf(in.stream().map(e -> e.timer).toList());
+      assertThat(heap.timers()).as(why).containsExactlyInAnyOrderElementsOf(List.copyOf(in));
       long previous = Long.MIN_VALUE;
       Timer t;
       while ((t = heap.poll()) != null) {
@@ -59,9 +59,9 @@ class TimerHeapTest {
   @Test
   void anEntryThatLeftCannotBeRemovedAgain() {
     TimerHeap heap = new TimerHeap();
-    TimerHeap.Entry e = new TimerHeap.Entry(new Timer(KEY, "w", 5));
+    TimerHeap.Entry e = new TimerHeap.Entry(KEY, "w", 5);
     heap.add(e);
-    heap.add(new TimerHeap.Entry(new Timer(KEY, "v", 7)));
+    heap.add(new TimerHeap.Entry(KEY, "v", 7));
     heap.remove(e);
     assertThatThrownBy(() -> heap.remove(e)).isInstanceOf(IllegalArgumentException.class);
     assertThat(heap.poll().time()).isEqualTo(7);
