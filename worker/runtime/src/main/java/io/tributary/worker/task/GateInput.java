@@ -695,8 +695,8 @@ final class GateInput implements TaskInput {
   @Override
   public long maxWaitNanos() {
     long wait = maxCreditWaitNanos();
-    if (starved) {
-      wait = Math.min(wait, Math.max(1, starvedSince + STARVED_GRACE_NANOS - clock.getAsLong())); // to read the held channels
+    if (starved) { // wake up to read the held channels when the grace period ends
+      wait = Math.min(wait, Math.max(1, starvedSince + STARVED_GRACE_NANOS - clock.getAsLong()));
     }
     return wait;
   }

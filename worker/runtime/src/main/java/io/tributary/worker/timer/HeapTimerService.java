@@ -311,8 +311,8 @@ public final class HeapTimerService implements TaskTimers {
   /**
    * The live timers and the current watermark as they are now, serialized later by the supplier
    * on any thread (as {@link #snapshot}): only the queue's array of timer references (one array
-   * copy), the cursors of the
-   * undecoded restored timers and the tombstones are copied here, reading no restored section, so
+   * copy), the cursors of the undecoded restored timers and the tombstones are copied here,
+   * reading no restored section, so
    * a checkpoint's synchronous part on the task thread stays short however many timers there are
    * (iterating a live set of millions took seconds).
    * The supplier reads the restored sections that were not read yet (see the class doc for why

@@ -13,7 +13,10 @@ import java.util.Arrays;
  * the same time come out in no particular order.
  */
 final class TimerHeap {
-  /** A timer in the heap; {@code index} is its place, -1 once it left. It equals the plain timer of its key, namespace and time. */
+  /**
+   * A timer in the heap; {@code index} is its place, -1 once it left. It equals the plain timer of
+   * its key, namespace and time.
+   */
   static final class Entry extends Timer {
     int index = -1;
 
