@@ -34,8 +34,10 @@ final class ForstEnvironment implements AutoCloseable {
    */
   final ExecutorService urgentTransfers;
   /**
-   * Takes the local checkpoints of a snapshot's shards in parallel while the task thread waits:
-   * each one is a few fsyncs, so many in flight finish far sooner than one after another.
+   * The shards' work off the task thread: taking the files of a snapshot's materializations once
+   * their flushes end ({@link Shard#cut}), the local checkpoints the task thread waits for (after a
+   * failed cut; each is a few fsyncs, so many in flight finish far sooner than one after another),
+   * listing a shard's keys for a new filter, opening and closing shards.
    */
   final ExecutorService shardCheckpoints;
   static final int SHARD_CHECKPOINT_THREADS = 16;

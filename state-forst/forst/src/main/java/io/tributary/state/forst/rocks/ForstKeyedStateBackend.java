@@ -28,8 +28,9 @@ import java.util.function.Supplier;
  * store (contracts C5–C8).
  *
  * <p>Shards open on first access to their key group (a new one on the first write: reading a key
- * group that has no state opens nothing); a restored one first fetches its files (only its own: C7). {@link #snapshot} checkpoints every shard that changed on
- * the calling thread (a flush and hard links) and uploads asynchronously; a shard that did not
+ * group that has no state opens nothing); a restored one first fetches its files (only its own:
+ * C7). {@link #snapshot} logs or materializes every shard that changed (on the calling thread it
+ * only takes the logs and starts the flushes) and uploads asynchronously; a shard that did not
  * change, or was never accessed since the restore, is referenced by its previous manifest without
  * any I/O. The local directory is a cache: closing the backend deletes it.
  *
@@ -360,7 +361,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     long t0 = System.nanoTime();
     Shard s;
     if (r == null) {
-      s = Shard.open(env.rocks, group, dir, null, null, logLimit);
+      s = Shard.open(env.rocks, env.shardCheckpoints, group, dir, null, null, logLimit);
     } else {
       s = restorer.open(group, r.manifestName(), r.manifest(), dir, logLimit, urgent);
     }
@@ -469,7 +470,8 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    *
    * <p>A changed shard is snapshotted by its log (the writes since the previous snapshot, one
    * segment in this snapshot's change-log object; no RocksDB work at all) unless it is due for
-   * materialization: then it is flushed and checkpointed as a whole, and its log starts anew. A
+   * materialization: then its memtable is flushed and its files taken as a whole (the calling
+   * thread only starts the flush: {@link Shard#cut}), and its log starts anew. A
    * shard is due when its log since the last materialization grew past a quarter of its files (at
    * least {@link #MIN_LOG_BYTES}) or a few dozen segments, which bounds what a restore replays; at
    * most {@link #MAX_MATERIALIZATIONS} shards are materialized per snapshot, longest logs first, so
@@ -490,6 +492,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     SnapshotWriter.Changes changes = new SnapshotWriter.Changes(names.changeLog(checkpointId, range),
         new byte[0], new CompletableFuture<>());
     List<CompletableFuture<?>> dependencies = new ArrayList<>();
+    CompletableFuture<Void> linked;
     try {
       Set<Shard> materialize = dueForMaterialization();
       long written = 0;
@@ -505,7 +508,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         }
       }
       changes = new SnapshotWriter.Changes(changes.name(), log.toByteArray(), changes.durable());
-      checkpointShards(taken);
+      linked = materialize(taken);
     } catch (RuntimeException e) {
       SnapshotWriter.fail(taken, logged, changes, e);
       taken.forEach(t -> SnapshotWriter.deleteQuietly(t.dir()));
@@ -514,13 +517,22 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     List<SnapshotWriter.Taken> t = taken;
     List<SnapshotWriter.Logged> l = logged;
     SnapshotWriter.Changes c = changes;
-    return CompletableFuture.allOf(dependencies.toArray(new CompletableFuture<?>[0]))
-        .handleAsync((ignored, failure) -> {
+    CompletableFuture<Void> earlier = CompletableFuture.allOf(dependencies.toArray(new CompletableFuture<?>[0]));
+    return CompletableFuture.allOf(earlier.exceptionally(x -> null), linked.exceptionally(x -> null))
+        .thenApplyAsync(ignored -> {
+          Throwable failure = failureOf(earlier);
           if (failure != null) {
             SnapshotWriter.fail(t, l, c, failure);
             t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
             throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
                 + names.operator() + " builds on an earlier snapshot whose upload failed", failure);
+          }
+          failure = failureOf(linked);
+          if (failure != null) {
+            SnapshotWriter.fail(t, l, c, failure);
+            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
+            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
+                + names.operator() + " could not take the files of the key groups it materialized", failure);
           }
           try {
             restoredRegistration.ensure();
@@ -650,24 +662,42 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return null;
   }
 
-  /**
-   * Flushes and checkpoints the changed shards, several at once (each is a few fsyncs); the task
-   * thread waits, so no shard is written meanwhile.
-   */
-  private void checkpointShards(List<SnapshotWriter.Taken> taken) {
-    if (taken.size() == 1) {
-      taken.get(0).shard().checkpoint(taken.get(0).dir());
-      return;
+  /** The failure {@code f} (done) completed with, unwrapped; null when it succeeded. */
+  private static Throwable failureOf(CompletableFuture<?> f) {
+    try {
+      f.join();
+      return null;
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause() != null ? e.getCause() : e;
+    } catch (java.util.concurrent.CancellationException e) {
+      return e;
     }
+  }
+
+  /**
+   * Materializes the shards {@code taken}, the task thread waiting only for their cuts: each shard
+   * starts flushing its memtable and its files are linked into its staging directory in the
+   * background once the flush is done ({@link Shard#cut}); the result completes then. A shard
+   * whose last cut failed is flushed and checkpointed while the task thread waits, several at once
+   * (each is a few fsyncs), as every shard was before.
+   */
+  private CompletableFuture<Void> materialize(List<SnapshotWriter.Taken> taken) {
     List<CompletableFuture<Void>> running = new ArrayList<>(taken.size());
+    List<CompletableFuture<Void>> waited = new ArrayList<>();
     for (SnapshotWriter.Taken t : taken) {
-      running.add(CompletableFuture.runAsync(() -> t.shard().checkpoint(t.dir()), env.shardCheckpoints));
+      Shard s = t.shard();
+      if (s.cutFailed()) {
+        waited.add(CompletableFuture.runAsync(() -> s.checkpoint(t.dir()), env.shardCheckpoints));
+      } else {
+        running.add(s.cut(t.dir(), env.shardCheckpoints));
+      }
     }
     try {
-      CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0])).join();
+      CompletableFuture.allOf(waited.toArray(new CompletableFuture<?>[0])).join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
+    return CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]));
   }
 
   /** A shard unchanged since its last manifest. */

@@ -9,4 +9,8 @@ public final class ForstStateException extends RuntimeException {
   ForstStateException(String message, Throwable cause) {
     super(message + ": " + cause.getMessage(), cause);
   }
+
+  ForstStateException(String message) {
+    super(message);
+  }
 }

@@ -26,7 +26,8 @@ import org.rocksdb.WriteBatch;
  * <p>Reads of keys the shard never held do not reach RocksDB: a {@link KeyFilter} of the keys
  * written says so on the heap. A shard created here starts with an empty filter; a restored one has
  * none until enough of its reads found nothing to pay for listing its keys once
- * ({@link #rebuildFilter}); a filter that fills up is rebuilt from the keys the shard still holds.
+ * ({@link #startFilterRebuild}); a filter that fills up is rebuilt from the keys the shard still holds,
+ * by a listing in the background.
  */
 final class Shard implements AutoCloseable {
   /** How many writes a shard holds back at most, and about how many bytes. */
@@ -40,6 +41,8 @@ final class Shard implements AutoCloseable {
   private final Path dir;
   private final RocksResources resources;
   private final RocksDB db;
+  /** Runs the listings that rebuild the key filter ({@link #startFilterRebuild}). */
+  private final java.util.concurrent.Executor background;
   private final Map<String, ShardManifest.ShardFile> durableSsts = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicInteger uploadsInFlight =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -48,11 +51,22 @@ final class Shard implements AutoCloseable {
   private long writtenBytes;
   /** The keys this shard may hold; null when unknown (restored, not listed yet). */
   private KeyFilter filter;
+  /** A listing of the keys for a new filter, running in the background; null when none runs. */
+  private CompletableFuture<KeyFilter> rebuilding;
+  /** The hashes of the keys written since that listing started, which it may not see. */
+  private long[] writtenWhileRebuilding;
+  private int writtenWhileRebuildingCount;
   /** Reads that went to RocksDB and found nothing while there was no filter; see {@link #missed}. */
   private long unfilteredMisses;
   private long rebuildAfterMisses;
   private long rocksReads;
   private volatile boolean uploadFailed;
+  /** Held while RocksDB is used off the task thread ({@link #linkCut}, {@link #listKeys}), and by {@link #close}. */
+  private final Object backgroundLock = new Object();
+  private boolean closed;
+  private volatile boolean cutFailed;
+  /** The files of the last {@link #cut} being linked; null before the first. */
+  private CompletableFuture<Void> linking;
   private volatile String manifestName;
   private volatile ShardManifest manifest;
   /** Writes since the last snapshot; null when the backend materializes every snapshot. */
@@ -82,10 +96,12 @@ final class Shard implements AutoCloseable {
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 
-  private Shard(int keyGroup, Path dir, RocksResources resources, RocksDB db, int logLimit) {
+  private Shard(int keyGroup, Path dir, RocksResources resources, java.util.concurrent.Executor background,
+      RocksDB db, int logLimit) {
     this.keyGroup = keyGroup;
     this.dir = dir;
     this.resources = resources;
+    this.background = background;
     this.db = db;
     this.changes = logLimit > 0 ? new ChangeLog(logLimit) : null;
   }
@@ -93,13 +109,14 @@ final class Shard implements AutoCloseable {
   /**
    * Opens (creating if needed) the shard in {@code dir}, which holds the files of {@code restored}
    * when that is not null; it logs up to {@code logLimit} bytes of writes between two snapshots
-   * ({@link ChangeLog}), none when 0.
+   * ({@link ChangeLog}), none when 0. Its key filter is rebuilt on {@code background}.
    */
-  static Shard open(RocksResources resources, int keyGroup, Path dir, String manifestName,
-      ShardManifest restored, int logLimit) {
+  static Shard open(RocksResources resources, java.util.concurrent.Executor background, int keyGroup, Path dir,
+      String manifestName, ShardManifest restored, int logLimit) {
     try {
       java.nio.file.Files.createDirectories(dir);
-      Shard s = new Shard(keyGroup, dir, resources, RocksDB.open(resources.options(), dir.toString()), logLimit);
+      Shard s = new Shard(keyGroup, dir, resources, background, RocksDB.open(resources.options(), dir.toString()),
+          logLimit);
       if (restored != null) {
         s.markDurable(manifestName, restored);
         s.base = CompletableFuture.completedFuture(restored.files());
@@ -132,6 +149,9 @@ final class Shard implements AutoCloseable {
    *     did not fit: call again with a larger buffer)
    */
   int get(byte[] key, int keyLen, byte[] buf) {
+    if (rebuilding != null) {
+      takeRebuiltFilter();
+    }
     if (filter != null && !filter.mayHold(key, KeyFilter.prefixLength(key, keyLen))) {
       return RocksDB.NOT_FOUND;
     }
@@ -287,66 +307,117 @@ final class Shard implements AutoCloseable {
 
   /** Called before {@code key} is written to RocksDB. */
   private void written(byte[] key, int keyLen) {
-    if (filter != null && !ForstTimerQueue.isTimerKey(key, keyLen)) {
-      int prefixLen = KeyFilter.prefixLength(key, keyLen);
-      filter.add(key, prefixLen);
-      if (filter.full()) {
-        rebuildFilter();
-        if (filter != null) {
-          filter.add(key, prefixLen); // the rebuild listed RocksDB, which this write has not reached yet
-        }
+    if ((filter == null && rebuilding == null) || ForstTimerQueue.isTimerKey(key, keyLen)) {
+      return;
+    }
+    long hash = KeyFilter.hash(key, KeyFilter.prefixLength(key, keyLen));
+    if (filter != null) {
+      filter.add(hash);
+      if (filter.full() && rebuilding == null) {
+        startFilterRebuild(); // it may not see this write, which RocksDB has not reached yet: noted below
       }
+    }
+    if (rebuilding != null) {
+      noteWrittenWhileRebuilding(hash);
+      takeRebuiltFilter();
     }
   }
 
   /** A read without a filter found nothing: once that happened often enough, list the keys. */
   private void missed() {
-    if (++unfilteredMisses >= rebuildAfterMisses) {
-      rebuildFilter();
+    if (rebuilding == null && ++unfilteredMisses >= rebuildAfterMisses) {
+      startFilterRebuild();
+      takeRebuiltFilter();
     }
   }
 
   /**
-   * Builds the filter from the keys the shard holds now, with room for as many again: one pass over
-   * the shard, paid for by the RocksDB reads the filter then saves (at least as many as the keys
-   * listed, counting the misses or additions that triggered it).
+   * Starts building a filter from the keys the shard holds, with room for as many again, in the
+   * background: one pass over the shard, paid for by the RocksDB reads the filter then saves (at
+   * least as many as the keys listed, counting the misses or additions that triggered it). The task
+   * thread goes on meanwhile with the filter it has (a full one answers as before, with more false
+   * positives), noting the keys it writes, which the listing may miss; it takes the new filter at
+   * the next access after the listing ends. A listing of a shard with state beyond memory reads
+   * its files, so every shard of a backend filling its filter in the same snapshot's cache flush
+   * held the task thread for seconds when the listings ran on it.
    */
-  void rebuildFilter() {
-    applyHeld();
-    long[] hashes = new long[64];
-    int n = 0;
-    byte[] last = null;
-    int lastLen = 0;
-    try (RocksIterator it = db.newIterator(resources.readOptions())) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        if (ForstTimerQueue.isTimerKey(k, k.length)) {
-          continue; // timers are never read by key: the filter need not know them
-        }
-        int len = KeyFilter.prefixLength(k, k.length);
-        if (last != null && len == lastLen && java.util.Arrays.equals(k, 0, len, last, 0, len)) {
-          continue; // another entry of the same key
-        }
-        if (n == hashes.length) {
-          hashes = java.util.Arrays.copyOf(hashes, n * 2);
-        }
-        hashes[n++] = KeyFilter.hash(k, len);
-        last = k;
-        lastLen = len;
-      }
-      it.status();
-    } catch (RocksDBException e) {
+  private void startFilterRebuild() {
+    applyHeld(); // the listing sees every write so far; the later ones are noted
+    writtenWhileRebuilding = new long[64];
+    writtenWhileRebuildingCount = 0;
+    rebuilding = CompletableFuture.supplyAsync(this::listKeys, background);
+  }
+
+  private void noteWrittenWhileRebuilding(long hash) {
+    if (writtenWhileRebuildingCount == writtenWhileRebuilding.length) {
+      writtenWhileRebuilding = java.util.Arrays.copyOf(writtenWhileRebuilding, 2 * writtenWhileRebuildingCount);
+    }
+    writtenWhileRebuilding[writtenWhileRebuildingCount++] = hash;
+  }
+
+  /** Task thread: installs the filter of a finished listing, with the keys written since it started. */
+  private void takeRebuiltFilter() {
+    if (!rebuilding.isDone()) {
+      return;
+    }
+    CompletableFuture<KeyFilter> done = rebuilding;
+    rebuilding = null;
+    long[] noted = writtenWhileRebuilding;
+    int n = writtenWhileRebuildingCount;
+    writtenWhileRebuilding = null;
+    KeyFilter f;
+    try {
+      f = done.join();
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
       // only an optimisation: read through RocksDB, and try again after twice as many misses
       filter = null;
       unfilteredMisses = 0;
       rebuildAfterMisses = Math.max(KeyFilter.MIN_CAPACITY, 2 * rebuildAfterMisses);
       return;
     }
-    KeyFilter f = new KeyFilter((int) Math.min(Integer.MAX_VALUE / 16, 2L * n));
     for (int i = 0; i < n; i++) {
-      f.add(hashes[i]);
+      f.add(noted[i]);
     }
     filter = f;
+  }
+
+  /** Background: a filter of the keys RocksDB holds now (not the timers), with room for as many again. */
+  private KeyFilter listKeys() {
+    synchronized (backgroundLock) {
+      if (closed) {
+        throw new ForstStateException("shard of key group " + keyGroup + " closed before its keys were listed");
+      }
+      long[] hashes = new long[64];
+      int n = 0;
+      byte[] last = null;
+      int lastLen = 0;
+      try (RocksIterator it = db.newIterator(resources.readOptions())) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          byte[] k = it.key();
+          if (ForstTimerQueue.isTimerKey(k, k.length)) {
+            continue; // timers are never read by key: the filter need not know them
+          }
+          int len = KeyFilter.prefixLength(k, k.length);
+          if (last != null && len == lastLen && java.util.Arrays.equals(k, 0, len, last, 0, len)) {
+            continue; // another entry of the same key
+          }
+          if (n == hashes.length) {
+            hashes = java.util.Arrays.copyOf(hashes, n * 2);
+          }
+          hashes[n++] = KeyFilter.hash(k, len);
+          last = k;
+          lastLen = len;
+        }
+        it.status();
+      } catch (RocksDBException e) {
+        throw failure("list keys", e);
+      }
+      KeyFilter f = new KeyFilter((int) Math.min(Integer.MAX_VALUE / 16, 2L * n));
+      for (int i = 0; i < n; i++) {
+        f.add(hashes[i]);
+      }
+      return f;
+    }
   }
 
   /** Reads that went to RocksDB (the filter did not rule them out); for tests. */
@@ -400,18 +471,172 @@ final class Shard implements AutoCloseable {
    * waits (no write meanwhile); clears the dirty flag.
    */
   void checkpoint(Path target) {
+    awaitLinking(); // this flush would reach the files of the last cut
     applyHeld();
     dropCursor();
     try (Checkpoint cp = Checkpoint.create(db)) {
       // with the WAL off, createCheckpoint flushes the memtable itself (log_size_for_flush 0)
       cp.createCheckpoint(target.toString());
       dirty = false;
+      cutFailed = false;
       if (changes != null) {
         changes.clear();
       }
       log.clear();
     } catch (RocksDBException e) {
       throw failure("checkpoint into " + target, e);
+    }
+  }
+
+  /** How long {@link #linkCut} waits for the flush {@link #cut} started before it gives up. */
+  static final long CUT_FLUSH_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+
+  /**
+   * Task thread: a materialization into {@code target} (which must not exist) as of now that does
+   * not wait for the memtable to be written. Applies the held writes, notes RocksDB's last sequence
+   * number and starts flushing the memtable without waiting (later writes go into a new one); the
+   * log starts anew, as after {@link #checkpoint}. The files are linked on {@code background}
+   * ({@link #linkCut}); the result completes then. Waits for the previous cut's files first: this
+   * cut's flush would reach them.
+   */
+  CompletableFuture<Void> cut(Path target, java.util.concurrent.Executor background) {
+    awaitLinking();
+    applyHeld();
+    dropCursor();
+    long sequence = db.getLatestSequenceNumber();
+    try {
+      db.flush(resources.flushOptions());
+    } catch (RocksDBException e) {
+      throw failure("flush", e);
+    }
+    dirty = false;
+    if (changes != null) {
+      changes.clear();
+    }
+    log.clear();
+    linking = CompletableFuture.runAsync(() -> linkCut(sequence, target), background);
+    return linking;
+  }
+
+  /** Waits until the files of the last {@link #cut} are taken (or could not be). */
+  private void awaitLinking() {
+    if (linking != null && !linking.isDone()) {
+      linking.handle((ok, failed) -> null).join();
+    }
+  }
+
+  /**
+   * Background, after a {@link #cut}: waits for the flush it started, then links the files holding
+   * exactly the writes up to {@code sequence} into {@code target} (which must not exist), as a
+   * RocksDB checkpoint would: the SSTs as hard links, the MANIFEST as far as it describes them and
+   * a CURRENT naming it (not the OPTIONS: a shard is opened with the process's options). Fails
+   * when a later write reached those files first (a later flush, or a compaction of one): then
+   * {@link #cutFailed} says the next materialization must be a {@link #checkpoint} instead.
+   */
+  private void linkCut(long sequence, Path target) {
+    synchronized (backgroundLock) {
+      if (closed) {
+        throw new ForstStateException("shard of key group " + keyGroup + " closed before its files were taken");
+      }
+      try {
+        awaitFlushes();
+        db.disableFileDeletions();
+        try {
+          linkFiles(sequence, target);
+        } finally {
+          db.enableFileDeletions();
+        }
+      } catch (RocksDBException e) {
+        cutFailed = true;
+        throw failure("take the files of a materialization into " + target, e);
+      } catch (java.io.IOException e) {
+        cutFailed = true;
+        throw new ForstStateException("cannot link the files of key group " + keyGroup + " into " + target, e);
+      } catch (RuntimeException e) {
+        cutFailed = true;
+        throw e;
+      }
+    }
+  }
+
+  /** Whether the files of the last {@link #cut} could not be taken: the next materialization is a {@link #checkpoint}. */
+  boolean cutFailed() {
+    return cutFailed;
+  }
+
+  /** Waits until no immutable memtable is left to write (RocksDB offers no wait for one flush alone). */
+  private void awaitFlushes() throws RocksDBException {
+    long deadline = System.nanoTime() + CUT_FLUSH_TIMEOUT_NANOS;
+    while (db.getLongProperty("rocksdb.num-immutable-mem-table") > 0) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new ForstStateException("key group " + keyGroup + ": the memtable flush did not end within "
+            + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(CUT_FLUSH_TIMEOUT_NANOS) + " s");
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(CUT_POLL_NANOS);
+    }
+  }
+
+  private static final long CUT_POLL_NANOS = 200_000;
+  /** Listings of the live files {@link #linkFiles} tries when compactions change them in between. */
+  private static final int CUT_LISTINGS = 5;
+
+  private void linkFiles(long sequence, Path target) throws RocksDBException, java.io.IOException {
+    for (int attempt = 0; attempt < CUT_LISTINGS; attempt++) {
+      RocksDB.LiveFiles live = db.getLiveFiles(false);
+      Map<String, Long> largest = new java.util.HashMap<>();
+      for (org.rocksdb.LiveFileMetaData f : db.getLiveFilesMetaData()) {
+        largest.put(bareName(f.fileName()), f.largestSeqno());
+      }
+      boolean listed = true;
+      for (String f : live.files) {
+        String name = bareName(f);
+        if (!name.endsWith(".sst")) {
+          continue;
+        }
+        Long seq = largest.get(name);
+        if (seq == null) {
+          listed = false; // compacted away between the two listings
+          break;
+        }
+        if (seq > sequence) {
+          throw new ForstStateException("key group " + keyGroup + ": a write after the cut reached file " + name
+              + " before it was taken");
+        }
+      }
+      if (!listed) {
+        continue;
+      }
+      java.nio.file.Files.createDirectories(target);
+      for (String f : live.files) {
+        String name = bareName(f);
+        if (name.endsWith(".sst")) {
+          java.nio.file.Files.createLink(target.resolve(name), dir.resolve(name));
+        } else if (name.startsWith("MANIFEST-")) {
+          copyPrefix(dir.resolve(name), target.resolve(name), live.manifestFileSize);
+          java.nio.file.Files.writeString(target.resolve("CURRENT"), name + "\n");
+        }
+      }
+      return;
+    }
+    throw new ForstStateException("key group " + keyGroup + ": its files kept changing while they were listed");
+  }
+
+  private static String bareName(String f) {
+    return f.startsWith("/") ? f.substring(1) : f;
+  }
+
+  private static void copyPrefix(Path from, Path to, long bytes) throws java.io.IOException {
+    try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(from);
+        java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(to,
+            java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      long done = 0;
+      while (done < bytes) {
+        long n = in.transferTo(done, bytes - done, out);
+        if (n <= 0) {
+          throw new java.io.EOFException(from + " is shorter than " + bytes + " bytes");
+        }
+        done += n;
+      }
     }
   }
 
@@ -577,6 +802,9 @@ final class Shard implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (backgroundLock) {
+      closed = true; // a running linkCut or listing ends first; a queued one finds the shard closed
+    }
     dropCursor();
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)
     db.cancelAllBackgroundWork(false);

@@ -27,7 +27,7 @@ class HeldWritesTest {
   @BeforeEach
   void open() {
     rocks = new RocksResources(8L << 20, 16L << 20);
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, Runnable::run, 0, tmp.resolve("kg"), null, null, 0);
   }
 
   @AfterEach

@@ -46,7 +46,7 @@ class ShardKeyFilterTest {
 
   @Test
   void aNewShardAnswersReadsOfKeysItNeverHeldWithoutRocksDb() {
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, Runnable::run, 0, tmp.resolve("kg"), null, null, 0);
     put(entry("a", 1));
     shard.checkpoint(tmp.resolve("chk")); // the entry is in an SST now, as after a snapshot
     long before = shard.rocksReads();
@@ -60,7 +60,7 @@ class ShardKeyFilterTest {
 
   @Test
   void aFullFilterIsRebuiltFromTheKeysStillHeld() {
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, Runnable::run, 0, tmp.resolve("kg"), null, null, 0);
     int n = KeyFilter.MIN_CAPACITY + 10; // the last additions fill the filter and rebuild it
     for (int i = 0; i < n; i++) {
       put(entry("k" + i, 0));
@@ -82,7 +82,7 @@ class ShardKeyFilterTest {
 
   @Test
   void theWriteThatFillsTheFilterIsFoundAfterTheRebuild() {
-    shard = Shard.open(rocks, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, Runnable::run, 0, tmp.resolve("kg"), null, null, 0);
     for (int i = 0; i < 3 * KeyFilter.MIN_CAPACITY; i++) { // fills and rebuilds the filter more than once
       put(entry("k" + i, 0));
       assertThat(get(entry("k" + i, 0))).as("k" + i + ", read right after its write").isEqualTo(1);
@@ -92,11 +92,11 @@ class ShardKeyFilterTest {
   @Test
   void aRestoredShardListsItsKeysOnceEnoughReadsFoundNothing() {
     Path dir = tmp.resolve("kg");
-    shard = Shard.open(rocks, 0, dir, null, null, 0);
+    shard = Shard.open(rocks, Runnable::run, 0, dir, null, null, 0);
     put(entry("kept", 0));
     shard.checkpoint(tmp.resolve("chk"));
     shard.close();
-    shard = Shard.open(rocks, 0, dir, "m", new ShardManifest(0, 1, List.of()), 0);
+    shard = Shard.open(rocks, Runnable::run, 0, dir, "m", new ShardManifest(0, 1, List.of()), 0);
     assertThat(shard.filtered()).isFalse();
 
     for (int i = 0; i < KeyFilter.MIN_CAPACITY; i++) {
@@ -109,5 +109,45 @@ class ShardKeyFilterTest {
     put(entry("new", 0));
     assertThat(get(entry("new", 0))).isEqualTo(1);
     assertThat(shard.rocksReads() - before).isLessThanOrEqualTo(3);
+  }
+
+  @Test
+  void aFilterRebuiltInTheBackgroundKnowsTheKeysWrittenWhileItWasListed() {
+    java.util.ArrayDeque<Runnable> background = new java.util.ArrayDeque<>();
+    shard = Shard.open(rocks, background::add, 0, tmp.resolve("kg"), null, null, 0);
+    int n = KeyFilter.MIN_CAPACITY + 10;
+    for (int i = 0; i < n; i++) {
+      put(entry("k" + i, 0));
+      if (i % 2 == 1) {
+        byte[] k = entry("k" + i, 0);
+        shard.delete(k, k.length);
+      }
+    }
+    assertThat(background).as("the listing, queued rather than run on the writing thread").hasSize(1);
+    put(entry("late", 0)); // after the listing started: it may not see this key
+    for (int i = 0; i < n; i++) { // the full filter still answers, rightly
+      assertThat(get(entry("k" + i, 0))).as("k" + i).isEqualTo(i % 2 == 0 ? 1 : RocksDB.NOT_FOUND);
+    }
+
+    background.poll().run();
+    assertThat(get(entry("late", 0))).as("a key written while the keys were listed").isEqualTo(1);
+    long before = shard.rocksReads();
+    for (int i = 1; i < n; i += 2) {
+      assertThat(get(entry("k" + i, 0))).isEqualTo(RocksDB.NOT_FOUND);
+    }
+    assertThat(shard.rocksReads() - before).as("deleted keys still asked after the rebuild").isLessThan(n / 20);
+  }
+
+  @Test
+  void aListingThatStartsAfterItsShardClosedDoesNotTouchIt() {
+    java.util.ArrayDeque<Runnable> background = new java.util.ArrayDeque<>();
+    shard = Shard.open(rocks, background::add, 0, tmp.resolve("kg"), null, null, 0);
+    for (int i = 0; i <= KeyFilter.MIN_CAPACITY; i++) {
+      put(entry("k" + i, 0));
+    }
+    assertThat(background).hasSize(1);
+    shard.close();
+    shard = null;
+    background.poll().run(); // reading the closed RocksDB would crash the JVM
   }
 }

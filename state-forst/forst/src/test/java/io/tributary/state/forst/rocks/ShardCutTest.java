@@ -1,0 +1,122 @@
+package io.tributary.state.forst.rocks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksDB;
+
+/**
+ * A materialization by cut holds exactly the writes before the cut, although the task goes on
+ * writing while its files are taken in the background; when a later write reaches them first, it
+ * fails and the shard's next materialization is a checkpoint.
+ */
+class ShardCutTest {
+  @TempDir
+  Path tmp;
+  RocksResources rocks;
+  Shard shard;
+  final ArrayDeque<Runnable> background = new ArrayDeque<>();
+
+  @BeforeEach
+  void open() {
+    rocks = new RocksResources(8L << 20, 16L << 20); // memtables of 2 MiB
+    shard = Shard.open(rocks, background::add, 0, tmp.resolve("kg"), null, null, 0);
+  }
+
+  @AfterEach
+  void close() {
+    shard.close();
+    rocks.close();
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private void put(String key, byte[] value) {
+    shard.put(b(key), b(key).length, value, value.length);
+  }
+
+  /** The value of {@code key} in a shard opened on the files in {@code dir}, or null. */
+  private byte[] read(Path dir, String key) {
+    Shard copy = Shard.open(rocks, Runnable::run, 0, dir, "m", new ShardManifest(0, 1, List.of()), 0);
+    try {
+      byte[] buf = new byte[1 << 16];
+      int n = copy.get(b(key), b(key).length, buf);
+      return n == RocksDB.NOT_FOUND ? null : java.util.Arrays.copyOf(buf, n);
+    } finally {
+      copy.close();
+    }
+  }
+
+  @Test
+  void theFilesOfACutHoldTheWritesBeforeItAndNoneAfter() {
+    put("before", b("1"));
+    put("changed", b("old"));
+    Path target = tmp.resolve("chk-1");
+    CompletableFuture<Void> linked = shard.cut(target, background::add);
+    put("after", b("2"));
+    put("changed", b("new"));
+    shard.applyHeld(); // in RocksDB's memtable, not in the one being flushed
+    assertThat(linked).as("the files are taken in the background").isNotDone();
+
+    background.poll().run();
+    assertThat(linked).isCompleted();
+    assertThat(shard.cutFailed()).isFalse();
+    assertThat(read(target, "before")).isEqualTo(b("1"));
+    assertThat(read(target, "changed")).isEqualTo(b("old"));
+    assertThat(read(target, "after")).isNull();
+  }
+
+  @Test
+  void aCutWhoseFilesALaterFlushReachedFirstFailsAndTheNextMaterializationIsACheckpoint() {
+    put("before", b("1"));
+    CompletableFuture<Void> linked = shard.cut(tmp.resolve("chk-1"), background::add);
+    byte[] big = new byte[64 << 10];
+    for (int i = 0; i < 64; i++) { // 4 MiB after the cut: the memtable fills and is flushed
+      put("after-" + i, big);
+    }
+    shard.applyHeld();
+
+    background.poll().run();
+    assertThatThrownBy(linked::join).hasMessageContaining("a write after the cut reached file");
+    assertThat(shard.cutFailed()).isTrue();
+    Path target = tmp.resolve("chk-2");
+    shard.checkpoint(target);
+    assertThat(shard.cutFailed()).isFalse();
+    assertThat(read(target, "after-63")).hasSize(big.length);
+  }
+
+  @Test
+  void aCutWaitsForTheFilesOfThePreviousOneItsFlushWouldReach() throws Exception {
+    put("first", b("1"));
+    CompletableFuture<Void> first = shard.cut(tmp.resolve("chk-1"), background::add);
+    put("second", b("2"));
+    CompletableFuture<CompletableFuture<Void>> second = new CompletableFuture<>();
+    Thread task = new Thread(() -> second.complete(shard.cut(tmp.resolve("chk-2"), Runnable::run)), "task");
+    task.start();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (task.getState() != Thread.State.WAITING && task.getState() != Thread.State.TERMINATED
+        && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(task.getState()).as("the second cut, while the first one's files are not taken").isEqualTo(
+        Thread.State.WAITING);
+
+    background.poll().run();
+    task.join();
+    assertThat(first).isCompleted();
+    assertThat(second.join()).isCompleted();
+    assertThat(read(tmp.resolve("chk-1"), "second")).isNull();
+    assertThat(read(tmp.resolve("chk-2"), "second")).isEqualTo(b("2"));
+  }
+}
