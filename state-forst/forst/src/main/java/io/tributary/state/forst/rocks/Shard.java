@@ -673,9 +673,12 @@ final class Shard implements AutoCloseable {
     return n;
   }
 
-  /** Bytes of the durable files of the last materialization, when known; 0 otherwise. */
+  /**
+   * Bytes of the durable files of the last materialization, when known; 0 otherwise (still
+   * uploading, or its upload failed).
+   */
   long baseBytes() {
-    List<ShardManifest.ShardFile> files = base.getNow(null);
+    List<ShardManifest.ShardFile> files = base.isCompletedExceptionally() ? null : base.getNow(null);
     long n = 0;
     if (files != null) {
       for (ShardManifest.ShardFile f : files) {

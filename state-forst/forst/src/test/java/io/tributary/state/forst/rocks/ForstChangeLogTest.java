@@ -330,6 +330,37 @@ class ForstChangeLogTest {
     }
   }
 
+  /** A materialization whose upload failed leaves a shard whose later snapshots complete. */
+  @Test
+  void aFailedUploadOfAMaterializationIsFollowedBySnapshotsThatRestoreExactly() throws Exception {
+    factory.close();
+    factory = newProcess(false); // every snapshot materializes: its first put is a file of a shard
+    Random r = new Random(7);
+    try (KeyedStateBackend b = factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      for (int i = 0; i < 300; i++) {
+        mutate(b, r);
+      }
+      b.snapshot(1).get(30, TimeUnit.SECONDS);
+      for (int i = 0; i < 300; i++) {
+        mutate(b, r);
+      }
+      store.failNth(FaultyObjectStore.Op.PUT, 1);
+      assertThatThrownBy(() -> b.snapshot(2).get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+      store.heal();
+      for (long chk = 3; chk <= 4; chk++) {
+        for (int i = 0; i < 300; i++) {
+          mutate(b, r);
+        }
+        latest = b.snapshot(chk).get(30, TimeUnit.SECONDS);
+      }
+    }
+    factory.close();
+    factory = newProcess(true);
+    try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
+      assertMatchesModel(b);
+    }
+  }
+
   @Test
   void withoutTheLogEverySnapshotMaterializesEveryChangedShard() throws Exception {
     factory.close();
