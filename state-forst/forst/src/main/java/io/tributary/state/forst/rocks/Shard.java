@@ -599,8 +599,9 @@ final class Shard implements AutoCloseable {
           break;
         }
         if (seq > sequence) {
-          throw new ForstStateException("key group " + keyGroup + ": a write after the cut reached file " + name
-              + " before it was taken");
+          throw new ForstStateException("key group " + keyGroup + " was flushed again (file " + name
+              + ") before the files of its materialization were taken; its next materialization waits for"
+              + " its flush");
         }
       }
       if (!listed) {

@@ -88,7 +88,7 @@ class ShardCutTest {
     shard.applyHeld();
 
     background.poll().run();
-    assertThatThrownBy(linked::join).hasMessageContaining("a write after the cut reached file");
+    assertThatThrownBy(linked::join).hasMessageContaining("was flushed again");
     assertThat(shard.cutFailed()).isTrue();
     Path target = tmp.resolve("chk-2");
     shard.checkpoint(target);
