@@ -806,8 +806,9 @@ final class Shard implements AutoCloseable {
 
   @Override
   public void close() {
+    awaitLinking(); // a snapshot taken before closing gets its files (a savepoint before a stop)
     synchronized (backgroundLock) {
-      closed = true; // a running linkCut or listing ends first; a queued one finds the shard closed
+      closed = true; // a running listing ends first; a queued one finds the shard closed
     }
     dropCursor();
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)

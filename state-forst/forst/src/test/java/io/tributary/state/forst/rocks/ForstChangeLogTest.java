@@ -330,6 +330,27 @@ class ForstChangeLogTest {
     }
   }
 
+  /** A snapshot taken right before the backend closes (a savepoint before a stop) completes. */
+  @Test
+  void aSnapshotTakenRightBeforeTheBackendClosesCompletesAndRestores() throws Exception {
+    factory.close();
+    factory = newProcess(false); // every snapshot materializes
+    Random r = new Random(9);
+    java.util.concurrent.CompletableFuture<StateSnapshot> last;
+    try (KeyedStateBackend b = factory.create("job", "op", ALL, MAX_PARALLELISM)) {
+      for (int i = 0; i < 500; i++) {
+        mutate(b, r);
+      }
+      last = b.snapshot(1);
+    }
+    latest = last.get(30, TimeUnit.SECONDS);
+    factory.close();
+    factory = newProcess(true);
+    try (KeyedStateBackend b = factory.restore("job", "op", ALL, MAX_PARALLELISM, List.of(latest))) {
+      assertMatchesModel(b);
+    }
+  }
+
   /** A materialization whose upload failed leaves a shard whose later snapshots complete. */
   @Test
   void aFailedUploadOfAMaterializationIsFollowedBySnapshotsThatRestoreExactly() throws Exception {

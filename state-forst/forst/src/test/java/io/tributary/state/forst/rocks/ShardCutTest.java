@@ -34,7 +34,9 @@ class ShardCutTest {
 
   @AfterEach
   void close() {
-    shard.close();
+    if (shard != null) {
+      shard.close();
+    }
     rocks.close();
   }
 
@@ -104,13 +106,7 @@ class ShardCutTest {
     CompletableFuture<CompletableFuture<Void>> second = new CompletableFuture<>();
     Thread task = new Thread(() -> second.complete(shard.cut(tmp.resolve("chk-2"), Runnable::run)), "task");
     task.start();
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-    while (task.getState() != Thread.State.WAITING && task.getState() != Thread.State.TERMINATED
-        && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertThat(task.getState()).as("the second cut, while the first one's files are not taken").isEqualTo(
-        Thread.State.WAITING);
+    awaitWaiting(task); // the second cut, while the first one's files are not taken
 
     background.poll().run();
     task.join();
@@ -118,5 +114,32 @@ class ShardCutTest {
     assertThat(second.join()).isCompleted();
     assertThat(read(tmp.resolve("chk-1"), "second")).isNull();
     assertThat(read(tmp.resolve("chk-2"), "second")).isEqualTo(b("2"));
+  }
+
+  @Test
+  void closingAShardWaitsForTheFilesOfItsLastCut() throws Exception {
+    put("before", b("1"));
+    Path target = tmp.resolve("chk-1");
+    CompletableFuture<Void> linked = shard.cut(target, background::add);
+    Shard closing = shard;
+    shard = null;
+    Thread closer = new Thread(closing::close, "closer");
+    closer.start();
+    awaitWaiting(closer);
+
+    background.poll().run();
+    closer.join();
+    assertThat(linked).as("a snapshot taken before the close, a savepoint before a stop").isCompleted();
+    assertThat(read(target, "before")).isEqualTo(b("1"));
+  }
+
+  /** Waits until {@code t} waits (for a lock or a future); fails if it ends or keeps running instead. */
+  private static void awaitWaiting(Thread t) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED
+        && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(t.getState()).as(t.getName()).isEqualTo(Thread.State.WAITING);
   }
 }
