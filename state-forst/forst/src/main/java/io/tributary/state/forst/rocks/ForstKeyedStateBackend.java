@@ -522,26 +522,16 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
         .thenApplyAsync(ignored -> {
           Throwable failure = failureOf(earlier);
           if (failure != null) {
-            SnapshotWriter.fail(t, l, c, failure);
-            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
-            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
-                + names.operator() + " builds on an earlier snapshot whose upload failed", failure);
+            throw abandon(checkpointId, t, l, c, "builds on an earlier snapshot whose upload failed", failure);
           }
           failure = failureOf(linked);
           if (failure != null) {
-            SnapshotWriter.fail(t, l, c, failure);
-            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
-            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
-                + names.operator() + " could not take the files of the key groups it materialized", failure);
+            throw abandon(checkpointId, t, l, c, "could not take the files of the key groups it materialized", failure);
           }
           try {
             restoredRegistration.ensure();
           } catch (RuntimeException e) {
-            // the shards' futures must end either way: the next snapshots of these shards wait for them
-            SnapshotWriter.fail(t, l, c, e);
-            t.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
-            throw new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/"
-                + names.operator() + " cannot register the restored files it references", e);
+            throw abandon(checkpointId, t, l, c, "cannot register the restored files it references", e);
           }
           return writer.write(checkpointId, range, t, l, c, reused);
         }, env.transfers);
@@ -662,6 +652,18 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     return null;
   }
 
+  /**
+   * Ends a snapshot that cannot be written: its shards' futures fail (the next snapshots of these
+   * shards wait for them), its staging directories go; returns the exception saying {@code why}.
+   */
+  private ForstStateException abandon(long checkpointId, List<SnapshotWriter.Taken> taken,
+      List<SnapshotWriter.Logged> logged, SnapshotWriter.Changes changes, String why, Throwable cause) {
+    SnapshotWriter.fail(taken, logged, changes, cause);
+    taken.forEach(x -> SnapshotWriter.deleteQuietly(x.dir()));
+    return new ForstStateException("snapshot " + checkpointId + " of " + names.job() + "/" + names.operator() + " "
+        + why, cause);
+  }
+
   /** The failure {@code f} (done) completed with, unwrapped; null when it succeeded. */
   private static Throwable failureOf(CompletableFuture<?> f) {
     try {
@@ -689,7 +691,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
       if (s.cutFailed()) {
         waited.add(CompletableFuture.runAsync(() -> s.checkpoint(t.dir()), env.shardCheckpoints));
       } else {
-        running.add(s.cut(t.dir(), env.shardCheckpoints));
+        running.add(s.cut(t.dir()));
       }
     }
     try {

@@ -41,7 +41,7 @@ final class Shard implements AutoCloseable {
   private final Path dir;
   private final RocksResources resources;
   private final RocksDB db;
-  /** Runs the listings that rebuild the key filter ({@link #startFilterRebuild}). */
+  /** Runs the listings that rebuild the key filter ({@link #startFilterRebuild}) and takes the files of cuts. */
   private final java.util.concurrent.Executor background;
   private final Map<String, ShardManifest.ShardFile> durableSsts = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicInteger uploadsInFlight =
@@ -61,7 +61,7 @@ final class Shard implements AutoCloseable {
   private long rebuildAfterMisses;
   private long rocksReads;
   private volatile boolean uploadFailed;
-  /** Held while RocksDB is used off the task thread ({@link #linkCut}, {@link #listKeys}), and by {@link #close}. */
+  /** Held by a listing that uses RocksDB off the task thread ({@link #listKeys}), and by {@link #close}. */
   private final Object backgroundLock = new Object();
   private boolean closed;
   private volatile boolean cutFailed;
@@ -109,7 +109,8 @@ final class Shard implements AutoCloseable {
   /**
    * Opens (creating if needed) the shard in {@code dir}, which holds the files of {@code restored}
    * when that is not null; it logs up to {@code logLimit} bytes of writes between two snapshots
-   * ({@link ChangeLog}), none when 0. Its key filter is rebuilt on {@code background}.
+   * ({@link ChangeLog}), none when 0. Its key filter is rebuilt, and the files of its cuts are
+   * taken, on {@code background}.
    */
   static Shard open(RocksResources resources, java.util.concurrent.Executor background, int keyGroup, Path dir,
       String manifestName, ShardManifest restored, int logLimit) {
@@ -495,11 +496,11 @@ final class Shard implements AutoCloseable {
    * Task thread: a materialization into {@code target} (which must not exist) as of now that does
    * not wait for the memtable to be written. Applies the held writes, notes RocksDB's last sequence
    * number and starts flushing the memtable without waiting (later writes go into a new one); the
-   * log starts anew, as after {@link #checkpoint}. The files are linked on {@code background}
+   * log starts anew, as after {@link #checkpoint}. The files are linked in the background
    * ({@link #linkCut}); the result completes then. Waits for the previous cut's files first: this
    * cut's flush would reach them.
    */
-  CompletableFuture<Void> cut(Path target, java.util.concurrent.Executor background) {
+  CompletableFuture<Void> cut(Path target) {
     awaitLinking();
     applyHeld();
     dropCursor();
@@ -534,27 +535,24 @@ final class Shard implements AutoCloseable {
    * {@link #cutFailed} says the next materialization must be a {@link #checkpoint} instead.
    */
   private void linkCut(long sequence, Path target) {
-    synchronized (backgroundLock) {
-      if (closed) {
-        throw new ForstStateException("shard of key group " + keyGroup + " closed before its files were taken");
-      }
+    // no lock: closing waits for this (awaitLinking), so RocksDB stays open meanwhile
+    boolean taken = false;
+    try {
+      awaitFlushes();
+      db.disableFileDeletions();
       try {
-        awaitFlushes();
-        db.disableFileDeletions();
-        try {
-          linkFiles(sequence, target);
-        } finally {
-          db.enableFileDeletions();
-        }
-      } catch (RocksDBException e) {
+        linkFiles(sequence, target);
+      } finally {
+        db.enableFileDeletions();
+      }
+      taken = true;
+    } catch (RocksDBException e) {
+      throw failure("take the files of a materialization into " + target, e);
+    } catch (java.io.IOException e) {
+      throw new ForstStateException("cannot link the files of key group " + keyGroup + " into " + target, e);
+    } finally {
+      if (!taken) {
         cutFailed = true;
-        throw failure("take the files of a materialization into " + target, e);
-      } catch (java.io.IOException e) {
-        cutFailed = true;
-        throw new ForstStateException("cannot link the files of key group " + keyGroup + " into " + target, e);
-      } catch (RuntimeException e) {
-        cutFailed = true;
-        throw e;
       }
     }
   }

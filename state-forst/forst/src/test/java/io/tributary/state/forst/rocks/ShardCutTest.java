@@ -65,7 +65,7 @@ class ShardCutTest {
     put("before", b("1"));
     put("changed", b("old"));
     Path target = tmp.resolve("chk-1");
-    CompletableFuture<Void> linked = shard.cut(target, background::add);
+    CompletableFuture<Void> linked = shard.cut(target);
     put("after", b("2"));
     put("changed", b("new"));
     shard.applyHeld(); // in RocksDB's memtable, not in the one being flushed
@@ -82,7 +82,7 @@ class ShardCutTest {
   @Test
   void aCutWhoseFilesALaterFlushReachedFirstFailsAndTheNextMaterializationIsACheckpoint() {
     put("before", b("1"));
-    CompletableFuture<Void> linked = shard.cut(tmp.resolve("chk-1"), background::add);
+    CompletableFuture<Void> linked = shard.cut(tmp.resolve("chk-1"));
     byte[] big = new byte[64 << 10];
     for (int i = 0; i < 64; i++) { // 4 MiB after the cut: the memtable fills and is flushed
       put("after-" + i, big);
@@ -101,16 +101,17 @@ class ShardCutTest {
   @Test
   void aCutWaitsForTheFilesOfThePreviousOneItsFlushWouldReach() throws Exception {
     put("first", b("1"));
-    CompletableFuture<Void> first = shard.cut(tmp.resolve("chk-1"), background::add);
+    CompletableFuture<Void> first = shard.cut(tmp.resolve("chk-1"));
     put("second", b("2"));
     CompletableFuture<CompletableFuture<Void>> second = new CompletableFuture<>();
-    Thread task = new Thread(() -> second.complete(shard.cut(tmp.resolve("chk-2"), Runnable::run)), "task");
+    Thread task = new Thread(() -> second.complete(shard.cut(tmp.resolve("chk-2"))), "task");
     task.start();
     awaitWaiting(task); // the second cut, while the first one's files are not taken
 
     background.poll().run();
     task.join();
     assertThat(first).isCompleted();
+    background.poll().run(); // the second cut's files
     assertThat(second.join()).isCompleted();
     assertThat(read(tmp.resolve("chk-1"), "second")).isNull();
     assertThat(read(tmp.resolve("chk-2"), "second")).isEqualTo(b("2"));
@@ -120,7 +121,7 @@ class ShardCutTest {
   void closingAShardWaitsForTheFilesOfItsLastCut() throws Exception {
     put("before", b("1"));
     Path target = tmp.resolve("chk-1");
-    CompletableFuture<Void> linked = shard.cut(target, background::add);
+    CompletableFuture<Void> linked = shard.cut(target);
     Shard closing = shard;
     shard = null;
     Thread closer = new Thread(closing::close, "closer");
