@@ -681,23 +681,28 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
    * starts flushing its memtable and its files are linked into its staging directory in the
    * background once the flush is done ({@link Shard#cut}); the result completes then. A shard
    * whose last cut failed is flushed and checkpointed while the task thread waits, several at once
-   * (each is a few fsyncs), as every shard was before.
+   * (each is a few fsyncs), as every shard was before; before the other shards start their flushes,
+   * so that its flush does not queue behind them.
    */
   private CompletableFuture<Void> materialize(List<SnapshotWriter.Taken> taken) {
-    List<CompletableFuture<Void>> running = new ArrayList<>(taken.size());
     List<CompletableFuture<Void>> waited = new ArrayList<>();
+    List<SnapshotWriter.Taken> cuts = new ArrayList<>(taken.size());
     for (SnapshotWriter.Taken t : taken) {
       Shard s = t.shard();
       if (s.cutFailed()) {
         waited.add(CompletableFuture.runAsync(() -> s.checkpoint(t.dir()), env.shardCheckpoints));
       } else {
-        running.add(s.cut(t.dir()));
+        cuts.add(t);
       }
     }
     try {
       CompletableFuture.allOf(waited.toArray(new CompletableFuture<?>[0])).join();
     } catch (java.util.concurrent.CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+    List<CompletableFuture<Void>> running = new ArrayList<>(cuts.size());
+    for (SnapshotWriter.Taken t : cuts) {
+      running.add(t.shard().cut(t.dir()));
     }
     return CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]));
   }

@@ -37,6 +37,22 @@ final class RocksResources implements AutoCloseable {
   private long closedHits = -1;
   private long closedMisses = -1;
   private final Options options = new Options();
+  /** What to tell of each completed flush, by the directory of the shard it belongs to. */
+  private final java.util.concurrent.ConcurrentHashMap<String, java.util.function.LongConsumer> flushWatchers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  /** Tells a shard's watcher the largest sequence number in each flush's file, once it is installed. */
+  private final org.rocksdb.AbstractEventListener flushListener = new org.rocksdb.AbstractEventListener(
+      org.rocksdb.AbstractEventListener.EnabledEventCallback.ON_FLUSH_COMPLETED) {
+    @Override
+    public void onFlushCompleted(RocksDB db, org.rocksdb.FlushJobInfo info) {
+      String file = info.getFilePath();
+      int slash = file.lastIndexOf('/');
+      java.util.function.LongConsumer watcher = slash < 0 ? null : flushWatchers.get(file.substring(0, slash));
+      if (watcher != null) {
+        watcher.accept(info.getLargestSeqno());
+      }
+    }
+  };
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
   private final ReadOptions readOptions = new ReadOptions();
   /**
@@ -83,7 +99,8 @@ final class RocksResources implements AutoCloseable {
         .setAvoidUnnecessaryBlockingIO(true)
         // closing a shard must not flush its memtable: the directory is deleted right after (C5)
         .setAvoidFlushDuringShutdown(true)
-        .setMaxBackgroundJobs(2);
+        .setMaxBackgroundJobs(2)
+        .setListeners(java.util.List.of(flushListener));
     // a snapshot starts flushing many shards at once (Shard#cut), and the task thread goes on while
     // they run: as many flush threads as cores, and every background thread below the task threads
     // in CPU priority, so that a checkpoint's flushes and the compactions after it slow the task's
@@ -100,6 +117,18 @@ final class RocksResources implements AutoCloseable {
 
   Options options() {
     return options;
+  }
+
+  /**
+   * Tells {@code watcher}, on a RocksDB thread, the largest sequence number written by each flush of
+   * the database in {@code dir} (as given to {@link RocksDB#open}) from now until {@link #unwatchFlushes}.
+   */
+  void watchFlushes(String dir, java.util.function.LongConsumer watcher) {
+    flushWatchers.put(dir, watcher);
+  }
+
+  void unwatchFlushes(String dir) {
+    flushWatchers.remove(dir);
   }
 
   WriteOptions writeOptions() {
@@ -135,6 +164,7 @@ final class RocksResources implements AutoCloseable {
     readOptions.close();
     writeOptions.close();
     options.close();
+    flushListener.close();
     statistics.close();
     bloom.close();
     append.close();

@@ -65,6 +65,8 @@ final class Shard implements AutoCloseable {
   private final Object backgroundLock = new Object();
   private boolean closed;
   private volatile boolean cutFailed;
+  /** The largest sequence number any flush of this shard has written so far (set on RocksDB's threads). */
+  private final java.util.concurrent.atomic.AtomicLong flushedThrough = new java.util.concurrent.atomic.AtomicLong(-1);
   /** The files of the last {@link #cut} being linked; null before the first. */
   private CompletableFuture<Void> linking;
   private volatile String manifestName;
@@ -118,6 +120,7 @@ final class Shard implements AutoCloseable {
       java.nio.file.Files.createDirectories(dir);
       Shard s = new Shard(keyGroup, dir, resources, background, RocksDB.open(resources.options(), dir.toString()),
           logLimit);
+      resources.watchFlushes(dir.toString(), seq -> s.flushedThrough.accumulateAndGet(seq, Math::max));
       if (restored != null) {
         s.markDurable(manifestName, restored);
         s.base = CompletableFuture.completedFuture(restored.files());
@@ -137,6 +140,11 @@ final class Shard implements AutoCloseable {
 
   int keyGroup() {
     return keyGroup;
+  }
+
+  /** The shard's database; for tests that hold its background work. */
+  RocksDB db() {
+    return db;
   }
 
   Path dir() {
@@ -538,7 +546,7 @@ final class Shard implements AutoCloseable {
     // no lock: closing waits for this (awaitLinking), so RocksDB stays open meanwhile
     boolean taken = false;
     try {
-      awaitFlushes();
+      awaitFlush(sequence);
       db.disableFileDeletions();
       try {
         linkFiles(sequence, target);
@@ -562,10 +570,16 @@ final class Shard implements AutoCloseable {
     return cutFailed;
   }
 
-  /** Waits until no immutable memtable is left to write (RocksDB offers no wait for one flush alone). */
-  private void awaitFlushes() throws RocksDBException {
+  /**
+   * Waits until every write up to {@code sequence} is in files: a flush wrote that sequence number
+   * (the last write before the cut is in the memtable the cut's flush takes, when it holds any), or
+   * no memtable is left to write. Not for every immutable memtable, as RocksDB's own wait does: under
+   * write pressure a later memtable may follow right behind the cut's, and its flush would make the
+   * cut's files unusable (a later write in them) if the files were taken only after it.
+   */
+  private void awaitFlush(long sequence) throws RocksDBException {
     long deadline = System.nanoTime() + CUT_FLUSH_TIMEOUT_NANOS;
-    while (db.getLongProperty("rocksdb.num-immutable-mem-table") > 0) {
+    while (flushedThrough.get() < sequence && db.getLongProperty("rocksdb.num-immutable-mem-table") > 0) {
       if (System.nanoTime() - deadline > 0) {
         throw new ForstStateException("key group " + keyGroup + ": the memtable flush did not end within "
             + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(CUT_FLUSH_TIMEOUT_NANOS) + " s");
@@ -811,6 +825,7 @@ final class Shard implements AutoCloseable {
     dropCursor();
     // compactions of a closing shard are wasted work: its directory is only a cache (C5)
     db.cancelAllBackgroundWork(false);
+    resources.unwatchFlushes(dir.toString());
     db.close();
     held.clear(); // like the memtable, lost with the directory
   }

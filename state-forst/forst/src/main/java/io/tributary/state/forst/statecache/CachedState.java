@@ -195,7 +195,7 @@ abstract class CachedState<N> {
     }
     e.dirty = true;
     if (!s.dirty) {
-      s.dirty = true;
+      cache.dirtied(s);
       backend.dirtied();
     }
     used(s);
@@ -241,7 +241,7 @@ abstract class CachedState<N> {
     e.partial = false;
     e.dirty = value != null || e.stored;
     if (e.dirty && !s.dirty) {
-      s.dirty = true;
+      cache.dirtied(s);
       backend.dirtied();
     }
     if (value == null && !e.dirty && s.complete) {
@@ -291,13 +291,17 @@ abstract class CachedState<N> {
     return e.value;
   }
 
-  /** Marks {@code s} most recently used and lets the cache evict what exceeds its bound. */
+  /**
+   * Marks {@code s} most recently used and lets the cache evict what exceeds its bound and write
+   * down the dirty slots beyond its bound on those.
+   */
   final void used(Slot<N> s) {
     if (s.evicted) {
       return; // dropped meanwhile (a map cleared to nothing): linking it again would count it nowhere
     }
     cache.touch(s);
     cache.evictIfOver();
+    cache.writeBehindIfOver();
   }
 
   /**
@@ -365,7 +369,7 @@ abstract class CachedState<N> {
         }
       }
     }
-    s.dirty = false;
+    cache.cleaned(s);
     return dropped;
   }
 

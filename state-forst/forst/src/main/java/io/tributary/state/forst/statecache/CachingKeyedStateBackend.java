@@ -31,6 +31,9 @@ import java.util.function.Supplier;
  *       cached (state, key) as one more; beyond that the least recently used keys are evicted,
  *       their changes written to the inner backend first. Removals are kept as tombstones until
  *       then.
+ *   <li>When more than {@value StateCache#MAX_DIRTY_SLOTS} cached (state, key)s hold changes not
+ *       written down, the least recently used of them are written down (they stay cached), so a
+ *       snapshot has a bounded amount to write on the calling thread.
  *   <li>{@link #snapshot} writes every cached change to the inner backend before the inner backend
  *       snapshots, so a snapshot holds exactly what was written before it.
  *   <li>Values are kept as the objects given and handed out as they are (they are encoded only when
@@ -61,8 +64,14 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
 
   /** Like {@link #CachingKeyedStateBackend(KeyedStateBackend, long)}, adding its reads answered and not to the totals. */
   public CachingKeyedStateBackend(KeyedStateBackend inner, long maxEntries, LongAdder hits, LongAdder misses) {
+    this(inner, maxEntries, StateCache.MAX_DIRTY_SLOTS, hits, misses);
+  }
+
+  /** The same, writing down the least recently used dirty keys while more than {@code maxDirtySlots} are dirty. */
+  CachingKeyedStateBackend(KeyedStateBackend inner, long maxEntries, long maxDirtySlots, LongAdder hits,
+      LongAdder misses) {
     this.inner = inner;
-    this.cache = new StateCache(maxEntries, hits, misses);
+    this.cache = new StateCache(maxEntries, maxDirtySlots, hits, misses);
   }
 
   @Override
@@ -192,6 +201,11 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
   /** The number of slots evicted so far; for tests and metrics. */
   public long evictions() {
     return cache.evictions();
+  }
+
+  /** The number of dirty slots written down before a snapshot needed them, because too many were dirty. */
+  public long writtenBehind() {
+    return cache.writtenBehind();
   }
 
   private void checkOpen() {

@@ -22,10 +22,14 @@ final class Slot<N> {
    * dropped only while this is false.
    */
   boolean below;
+  /** Whether some entry is not written down yet; set and cleared only through the {@link StateCache}. */
   boolean dirty;
   boolean evicted;
   Slot<?> prev;
   Slot<?> next;
+  /** Neighbours in the cache's list of dirty slots, least recently used first (null while clean). */
+  Slot<?> dirtyPrev;
+  Slot<?> dirtyNext;
 
   Slot(Key key, CachedState<N> owner) {
     this.key = key;
@@ -47,6 +51,8 @@ final class Slot<N> {
     Slot<Object> s = new Slot<>(null, null);
     s.prev = s;
     s.next = s;
+    s.dirtyPrev = s;
+    s.dirtyNext = s;
     return s;
   }
 }

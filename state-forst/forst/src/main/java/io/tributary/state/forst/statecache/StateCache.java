@@ -8,13 +8,29 @@ import java.util.concurrent.atomic.LongAdder;
  * holds at most {@code maxEntries} entries (each slot counts as one more entry, so keys without
  * entries are bounded too); evicting a slot first writes its dirty entries down.
  * The slot just used is the most recent, so it goes only when it alone exceeds the bound.
+ *
+ * <p>Dirty slots are also kept in a list of their own, in the same order. When more than
+ * {@code maxDirtySlots} are dirty after an access, the least recently used of them are written down
+ * (and stay cached, clean) until that many are left: a snapshot, which writes every dirty slot down
+ * on the task thread, then has at most that many to write, however many keys changed since the last
+ * one. Keys used again and again stay dirty (they are the most recent) and are written once per
+ * snapshot as before, as long as there are fewer of them than the bound.
  */
 final class StateCache {
   /** Reads counted before they are added to the shared totals. */
   private static final long PUBLISH_EVERY = 4096;
+  /**
+   * The default bound on dirty slots: writing a slot down takes 2–4 µs, so a snapshot's write-down
+   * stays within some 30–60 ms.
+   */
+  static final long MAX_DIRTY_SLOTS = 16_384;
   private final long maxEntries;
+  private final long maxDirtySlots;
   private final Slot<Object> lru = Slot.sentinel();
+  private final Slot<Object> dirtyList = Slot.sentinel();
   private long entries;
+  private long dirtySlots;
+  private long writtenBehind;
   private long evictions;
   /** Reads answered here and not, since last {@link #publishReads published}. */
   private long hits;
@@ -22,12 +38,19 @@ final class StateCache {
   private final LongAdder hitsTotal;
   private final LongAdder missesTotal;
 
-  /** A cache of at most {@code maxEntries} entries that adds its reads to the two totals. */
-  StateCache(long maxEntries, LongAdder hitsTotal, LongAdder missesTotal) {
+  /**
+   * A cache of at most {@code maxEntries} entries, of which at most {@code maxDirtySlots} slots stay
+   * dirty between accesses, that adds its reads to the two totals.
+   */
+  StateCache(long maxEntries, long maxDirtySlots, LongAdder hitsTotal, LongAdder missesTotal) {
     if (maxEntries < 1) {
       throw new IllegalArgumentException("state cache bound must be >= 1, got " + maxEntries);
     }
+    if (maxDirtySlots < 1) {
+      throw new IllegalArgumentException("dirty slot bound must be >= 1, got " + maxDirtySlots);
+    }
     this.maxEntries = maxEntries;
+    this.maxDirtySlots = maxDirtySlots;
     this.hitsTotal = hitsTotal;
     this.missesTotal = missesTotal;
   }
@@ -56,6 +79,10 @@ final class StateCache {
 
   /** Makes {@code s} the most recently used slot, inserting it if it is new. */
   void touch(Slot<?> s) {
+    if (s.dirty && dirtyList.dirtyPrev != s) {
+      unlinkDirty(s);
+      appendDirty(s);
+    }
     if (lru.prev == s) {
       return;
     }
@@ -85,25 +112,46 @@ final class StateCache {
     }
   }
 
+  /** Marks {@code s} dirty: it is the most recently used dirty slot. */
+  void dirtied(Slot<?> s) {
+    if (!s.dirty) {
+      s.dirty = true;
+      appendDirty(s);
+    }
+  }
+
+  /** Marks {@code s} clean: it was written down. */
+  void cleaned(Slot<?> s) {
+    if (s.dirty) {
+      s.dirty = false;
+      unlinkDirty(s);
+    }
+  }
+
+  /**
+   * Writes the least recently used dirty slots down while more than the bound are dirty; they stay
+   * cached, clean. The slot just used is the most recent, so it is never among them.
+   */
+  void writeBehindIfOver() {
+    while (dirtySlots > maxDirtySlots) {
+      writtenBehind++;
+      dirtyList.dirtyNext.flush();
+    }
+  }
+
   /** The keys of slots with changes not yet written to the inner backend. */
   java.util.List<io.tributary.state.Key> dirtyKeys() {
     java.util.List<io.tributary.state.Key> keys = new java.util.ArrayList<>();
-    for (Slot<?> s = lru.next; s != lru; s = s.next) {
-      if (s.dirty) {
-        keys.add(s.key);
-      }
+    for (Slot<?> s = dirtyList.dirtyNext; s != dirtyList; s = s.dirtyNext) {
+      keys.add(s.key);
     }
     return keys;
   }
 
   /** Writes the dirty entries of every slot down; they stay cached, clean (see {@link CachedState#flush}). */
   void flushAll() {
-    for (Slot<?> s = lru.next; s != lru; ) {
-      Slot<?> next = s.next; // flushing may drop s
-      if (s.dirty) {
-        s.flush();
-      }
-      s = next;
+    while (dirtyList.dirtyNext != dirtyList) {
+      dirtyList.dirtyNext.flush(); // which unlinks it
     }
   }
 
@@ -112,6 +160,7 @@ final class StateCache {
     if (s.next != null) {
       unlink(s);
     }
+    cleaned(s); // a slot left without entries may still be marked dirty: nothing of it is left to write
     entries -= s.entries.size() + 1;
   }
 
@@ -127,6 +176,16 @@ final class StateCache {
     lru.prev = lru;
     lru.next = lru;
     entries = 0;
+    for (Slot<?> s = dirtyList.dirtyNext; s != dirtyList; ) {
+      Slot<?> next = s.dirtyNext;
+      s.dirty = false;
+      s.dirtyPrev = null;
+      s.dirtyNext = null;
+      s = next;
+    }
+    dirtyList.dirtyPrev = dirtyList;
+    dirtyList.dirtyNext = dirtyList;
+    dirtySlots = 0;
   }
 
   long entries() {
@@ -144,6 +203,32 @@ final class StateCache {
 
   long evictions() {
     return evictions;
+  }
+
+  /** Slots dirty now. */
+  long dirtySlots() {
+    return dirtySlots;
+  }
+
+  /** Slots written down so far because too many were dirty. */
+  long writtenBehind() {
+    return writtenBehind;
+  }
+
+  private void appendDirty(Slot<?> s) {
+    s.dirtyPrev = dirtyList.dirtyPrev;
+    s.dirtyNext = dirtyList;
+    dirtyList.dirtyPrev.dirtyNext = s;
+    dirtyList.dirtyPrev = s;
+    dirtySlots++;
+  }
+
+  private void unlinkDirty(Slot<?> s) {
+    s.dirtyPrev.dirtyNext = s.dirtyNext;
+    s.dirtyNext.dirtyPrev = s.dirtyPrev;
+    s.dirtyPrev = null;
+    s.dirtyNext = null;
+    dirtySlots--;
   }
 
   private void unlink(Slot<?> s) {

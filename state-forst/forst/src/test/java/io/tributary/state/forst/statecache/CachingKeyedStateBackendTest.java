@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,9 @@ class CachingKeyedStateBackendTest {
         factory("uncached", 0).create("job", "uncached", ALL, MAX_PARALLELISM),
         factory("tiny", 3).create("job", "tiny", ALL, MAX_PARALLELISM),
         factory("small", 25).create("job", "small", ALL, MAX_PARALLELISM),
-        factory("large", 100_000).create("job", "large", ALL, MAX_PARALLELISM));
+        factory("large", 100_000).create("job", "large", ALL, MAX_PARALLELISM),
+        new CachingKeyedStateBackend(factory("behind", 0).create("job", "behind", ALL, MAX_PARALLELISM), 100_000, 3,
+            new LongAdder(), new LongAdder()));
     List<RandomOps> ops = backends.stream().map(RandomOps::new).toList();
     try {
       for (int i = 0; i < 6_000; i++) {
@@ -101,6 +104,7 @@ class CachingKeyedStateBackendTest {
         }
       }
       assertThat(((CachingKeyedStateBackend) backends.get(2)).evictions()).isPositive();
+      assertThat(((CachingKeyedStateBackend) backends.get(5)).writtenBehind()).isPositive();
     } finally {
       backends.forEach(KeyedStateBackend::close);
     }
@@ -173,6 +177,48 @@ class CachingKeyedStateBackendTest {
         cached.setCurrentKey(Key.of(k));
         assertThat(v.value()).isEqualTo(k);
       }
+    }
+  }
+
+  @Test
+  void beyondTheDirtyBoundTheLeastRecentlyUsedDirtyKeysAreWrittenDownAndStayCached() {
+    HeapKeyedStateBackend inner = new HeapKeyedStateBackend(ALL, MAX_PARALLELISM);
+    LongAdder hits = new LongAdder();
+    LongAdder misses = new LongAdder();
+    try (CachingKeyedStateBackend cached = new CachingKeyedStateBackend(inner, 1_000, 10, hits, misses)) {
+      ValueState<Long> v = cached.valueState("v", Codecs.LONG);
+      ValueState<Long> below = inner.valueState("v", Codecs.LONG);
+      for (long k = 0; k < 100; k++) {
+        cached.setCurrentKey(Key.of(k));
+        v.update(k);
+        cached.setCurrentKey(Key.of(-1L)); // used after every other key: always the most recent dirty one
+        v.update(-k);
+      }
+      StateCache cache = cached.cache();
+      assertThat(cache.dirtySlots()).isEqualTo(10);
+      assertThat(cached.writtenBehind()).isEqualTo(91);
+      assertThat(cached.evictions()).as("all fit: nothing was evicted").isZero();
+      inner.setCurrentKey(Key.of(0L));
+      assertThat(below.value()).as("dirtied long ago: written down").isEqualTo(0L);
+      inner.setCurrentKey(Key.of(-1L));
+      assertThat(below.value()).as("used all the time: never written down").isNull();
+      inner.setCurrentKey(Key.of(99L));
+      assertThat(below.value()).as("just written: only in the cache").isNull();
+      assertThat(cache.dirtyKeys()).containsExactlyInAnyOrder(Key.of(-1L), Key.of(91L), Key.of(92L), Key.of(93L),
+          Key.of(94L), Key.of(95L), Key.of(96L), Key.of(97L), Key.of(98L), Key.of(99L));
+      cache.publishReads();
+      long missesBefore = misses.sum();
+      for (long k = 0; k < 100; k++) {
+        cached.setCurrentKey(Key.of(k));
+        assertThat(v.value()).isEqualTo(k);
+      }
+      cache.publishReads();
+      assertThat(misses.sum()).as("written down keys stay cached").isEqualTo(missesBefore);
+      cache.flushAll(); // what a snapshot does first
+      assertThat(cache.dirtySlots()).isZero();
+      assertThat(cache.dirtyKeys()).isEmpty();
+      inner.setCurrentKey(Key.of(-1L));
+      assertThat(below.value()).isEqualTo(-99L);
     }
   }
 
