@@ -166,23 +166,19 @@ final class StateCache {
 
   /** Forgets every slot without writing anything. */
   void clear() {
-    for (Slot<?> s = lru.next; s != lru; ) {
+    for (Slot<?> s = lru.next; s != lru; ) { // every dirty slot is among them
       Slot<?> next = s.next;
       s.evicted = true;
       s.prev = null;
       s.next = null;
-      s = next;
-    }
-    lru.prev = lru;
-    lru.next = lru;
-    entries = 0;
-    for (Slot<?> s = dirtyList.dirtyNext; s != dirtyList; ) {
-      Slot<?> next = s.dirtyNext;
       s.dirty = false;
       s.dirtyPrev = null;
       s.dirtyNext = null;
       s = next;
     }
+    lru.prev = lru;
+    lru.next = lru;
+    entries = 0;
     dirtyList.dirtyPrev = dirtyList;
     dirtyList.dirtyNext = dirtyList;
     dirtySlots = 0;
