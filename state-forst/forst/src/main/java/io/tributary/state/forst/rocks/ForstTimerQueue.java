@@ -40,8 +40,8 @@ import org.rocksdb.RocksIterator;
  * it was not written yet; a cache that empties is refilled from RocksDB at once, seeking past the
  * entry taken last (not over the tombstones of those before it). So a job whose timers fit in the
  * caches never touches RocksDB for them but to write them down before a snapshot ({@link #flush},
- * which {@link ForstKeyedStateBackend#snapshot} calls), and one with more timers than that keeps
- * only the caches on the heap. A key group restored and not used since is read (its shard opened,
+ * which {@link ForstKeyedStateBackend#snapshot} calls) or when more than {@link #MAX_UNWRITTEN} are
+ * unwritten, and one with more timers than that keeps only the caches on the heap. A key group restored and not used since is read (its shard opened,
  * its first timers listed) when it is first used, or when the earliest time is first asked for:
  * then every restored key group is, several shards being opened at once in the background.
  *
@@ -56,6 +56,13 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   static final int MIN_CACHE = 16;
   /** Timers cached per key group at most. */
   static final int MAX_CACHE = 1024;
+  /**
+   * Cached timers not in RocksDB yet, over all key groups, beyond which groups' caches are written
+   * down, one group at a time in turn: so {@link #flush} before a snapshot, on the task thread, has
+   * at most this many to write (some 20–40 ms), while a job whose timers fire before they are written
+   * down never writes them.
+   */
+  static final int MAX_UNWRITTEN = 16_384;
   private static final Comparator<byte[]> ENTRY_ORDER = Arrays::compareUnsigned;
   private static final byte[] NO_VALUE = new byte[0];
   private static final int PREFIX = 8;
@@ -74,6 +81,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   private final BytesIn in = new BytesIn();
   /** Timers cached per key group. */
   private final int cacheSize;
+  /** Cached timers not in RocksDB yet, over all groups. */
+  private long unwritten;
+  /** The group {@link #writeDownIfOver} looks at next. */
+  private int nextToWriteDown;
 
   /** Timers cached per key group for a backend of {@code keyGroups} key groups. */
   static int cacheSizeFor(int keyGroups) {
@@ -145,15 +156,47 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       return; // held already
     }
     g.unwritten++;
+    unwritten++;
     if (g.cache.size() > cacheSize) {
       Map.Entry<byte[], Cached<N>> last = g.cache.pollLastEntry();
       g.complete = false;
       if (last.getValue().unwritten()) {
         g.unwritten--;
+        unwritten--;
         write(index, last.getKey());
       }
     }
     reposition(g);
+    writeDownIfOver();
+  }
+
+  /** Cached timers not in RocksDB yet; for tests. */
+  long unwritten() {
+    return unwritten;
+  }
+
+  /** Writes groups' unwritten timers down, the groups in turn, while more than {@link #MAX_UNWRITTEN} are. */
+  private void writeDownIfOver() {
+    while (unwritten > MAX_UNWRITTEN) {
+      Group<N> g = groups[nextToWriteDown];
+      nextToWriteDown = (nextToWriteDown + 1) % groups.length;
+      if (g != null && g.unwritten > 0) {
+        writeDown(g);
+      }
+    }
+  }
+
+  /** Writes every cached timer of {@code g} not in RocksDB yet to RocksDB; they stay cached. */
+  private void writeDown(Group<N> g) {
+    for (Map.Entry<byte[], Cached<N>> e : g.cache.entrySet()) {
+      Cached<N> c = e.getValue();
+      if (c.unwritten()) {
+        write(g.index, e.getKey());
+        e.setValue(new Cached<>(false, c.key(), c.namespace()));
+      }
+    }
+    unwritten -= g.unwritten;
+    g.unwritten = 0;
   }
 
   @Override
@@ -173,6 +216,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     }
     if (cached.unwritten()) {
       g.unwritten--;
+      unwritten--;
     } else {
       backend.shardAt(index).delete(key.array(), key.size());
     }
@@ -185,17 +229,9 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
    */
   void flush() {
     for (Group<N> g : groups) {
-      if (g == null || g.unwritten == 0) {
-        continue;
+      if (g != null && g.unwritten > 0) {
+        writeDown(g);
       }
-      for (Map.Entry<byte[], Cached<N>> e : g.cache.entrySet()) {
-        Cached<N> c = e.getValue();
-        if (c.unwritten()) {
-          write(g.index, e.getKey());
-          e.setValue(new Cached<>(false, c.key(), c.namespace()));
-        }
-      }
-      g.unwritten = 0;
     }
   }
 
@@ -223,6 +259,7 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     Cached<N> cached = first.getValue();
     if (cached.unwritten()) {
       g.unwritten--;
+      unwritten--;
     } else {
       withPrefix(entry);
       backend.shardAt(g.index).delete(key.array(), key.size());

@@ -82,6 +82,38 @@ class ForstTimerQueueTest {
   }
 
   @Test
+  void beyondTheBoundOfUnwrittenTimersCachedOnesAreWrittenDownAndStillComeOutInOrder() {
+    int maxParallelism = 128; // room in the caches for more unwritten timers than the bound
+    Random r = new Random(5);
+    try (ForstTestEnv env = new ForstTestEnv(tmp)) {
+      KeyedStateBackend b = env.factory.create("job", "op", new KeyGroupRange(0, maxParallelism), maxParallelism);
+      ForstTimerQueue<Long> q = (ForstTimerQueue<Long>) b.timerQueue("timers", TestCodecs.LONG);
+      int timers = ForstTimerQueue.MAX_UNWRITTEN + 4_000;
+      for (int i = 0; i < timers; i++) {
+        long[] t = {i, 0, r.nextInt(1_000_000)};
+        q.add(Key.of(t[0]), t[1], t[2]);
+        model.add(t);
+        assertThat(q.unwritten()).isLessThanOrEqualTo(ForstTimerQueue.MAX_UNWRITTEN);
+      }
+      assertThat(q.size() - q.unwritten()).as("in RocksDB").isGreaterThanOrEqualTo(timers - ForstTimerQueue.MAX_UNWRITTEN);
+      for (int i = 0; i < 3_000; i++) { // removals of written and unwritten ones alike
+        long[] gone = pick(r);
+        q.remove(Key.of(gone[0]), gone[1], gone[2]);
+        model.remove(gone);
+      }
+      for (long[] expected : new ArrayList<>(model)) {
+        TimerQueue.Entry<Long> e = q.poll(Long.MAX_VALUE);
+        assertThat(e).as("a due timer").isNotNull();
+        assertThat(e.time()).isEqualTo(expected[2]);
+        long[] got = {(Long) e.key().get(0), e.namespace(), e.time()};
+        assertThat(model.remove(got)).as("timer %s was live", e).isTrue();
+      }
+      assertThat(q.poll(Long.MAX_VALUE)).isNull();
+      b.close();
+    }
+  }
+
+  @Test
   void aKeyOfAnotherSubtaskIsRefused() {
     try (ForstTestEnv env = new ForstTestEnv(tmp)) {
       KeyedStateBackend b = env.factory.create("job", "op", KeyGroups.rangeFor(MAX_PARALLELISM, 2, 0),
