@@ -41,9 +41,10 @@ import org.rocksdb.RocksIterator;
  * entry taken last (not over the tombstones of those before it). So a job whose timers fit in the
  * caches never touches RocksDB for them but to write them down before a snapshot ({@link #flush},
  * which {@link ForstKeyedStateBackend#snapshot} calls) or when more than {@link #MAX_UNWRITTEN} are
- * unwritten, and one with more timers than that keeps only the caches on the heap. A key group restored and not used since is read (its shard opened,
- * its first timers listed) when it is first used, or when the earliest time is first asked for:
- * then every restored key group is, several shards being opened at once in the background.
+ * unwritten, and one with more timers than that keeps only the caches on the heap. A key group
+ * restored and not used since is read (its shard opened, its first timers listed) when it is first
+ * used, or when the earliest time is first asked for: then every restored key group is, several
+ * shards being opened at once in the background.
  *
  * <p>Used by the task thread only, like the backend.
  */
