@@ -120,7 +120,6 @@ final class Shard implements AutoCloseable {
       java.nio.file.Files.createDirectories(dir);
       Shard s = new Shard(keyGroup, dir, resources, background, RocksDB.open(resources.options(), dir.toString()),
           logLimit);
-      resources.watchFlushes(dir.toString(), seq -> s.flushedThrough.accumulateAndGet(seq, Math::max));
       if (restored != null) {
         s.markDurable(manifestName, restored);
         s.base = CompletableFuture.completedFuture(restored.files());
@@ -132,6 +131,7 @@ final class Shard implements AutoCloseable {
         s.base = CompletableFuture.completedFuture(List.of());
         s.filter = new KeyFilter(KeyFilter.MIN_CAPACITY);
       }
+      resources.watchFlushes(dir.toString(), seq -> s.flushedThrough.accumulateAndGet(seq, Math::max));
       return s;
     } catch (RocksDBException | java.io.IOException e) {
       throw new ForstStateException("cannot open RocksDB shard of key group " + keyGroup + " in " + dir, e);

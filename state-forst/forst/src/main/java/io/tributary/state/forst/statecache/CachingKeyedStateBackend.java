@@ -203,8 +203,8 @@ public final class CachingKeyedStateBackend implements KeyedStateBackend {
     return cache.evictions();
   }
 
-  /** The number of dirty slots written down before a snapshot needed them, because too many were dirty. */
-  public long writtenBehind() {
+  /** The number of dirty slots written down before a snapshot needed them, because too many were dirty; for tests. */
+  long writtenBehind() {
     return cache.writtenBehind();
   }
 
