@@ -41,8 +41,10 @@ final class Shard implements AutoCloseable {
   private final Path dir;
   private final RocksResources resources;
   private final RocksDB db;
-  /** Runs the listings that rebuild the key filter ({@link #startFilterRebuild}) and takes the files of cuts. */
+  /** Takes the files of cuts ({@link #cut}). */
   private final java.util.concurrent.Executor background;
+  /** Runs the listings that rebuild the key filter ({@link #startFilterRebuild}). */
+  private final java.util.concurrent.Executor listings;
   private final Map<String, ShardManifest.ShardFile> durableSsts = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicInteger uploadsInFlight =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -99,11 +101,12 @@ final class Shard implements AutoCloseable {
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 
   private Shard(int keyGroup, Path dir, RocksResources resources, java.util.concurrent.Executor background,
-      RocksDB db, int logLimit) {
+      java.util.concurrent.Executor listings, RocksDB db, int logLimit) {
     this.keyGroup = keyGroup;
     this.dir = dir;
     this.resources = resources;
     this.background = background;
+    this.listings = listings;
     this.db = db;
     this.changes = logLimit > 0 ? new ChangeLog(logLimit) : null;
   }
@@ -116,10 +119,20 @@ final class Shard implements AutoCloseable {
    */
   static Shard open(RocksResources resources, java.util.concurrent.Executor background, int keyGroup, Path dir,
       String manifestName, ShardManifest restored, int logLimit) {
+    return open(resources, background, background, keyGroup, dir, manifestName, restored, logLimit);
+  }
+
+  /**
+   * As {@link #open(RocksResources, java.util.concurrent.Executor, int, Path, String, ShardManifest,
+   * int)}, the listings that rebuild its key filter running on {@code listings}.
+   */
+  static Shard open(RocksResources resources, java.util.concurrent.Executor background,
+      java.util.concurrent.Executor listings, int keyGroup, Path dir, String manifestName, ShardManifest restored,
+      int logLimit) {
     try {
       java.nio.file.Files.createDirectories(dir);
-      Shard s = new Shard(keyGroup, dir, resources, background, RocksDB.open(resources.options(), dir.toString()),
-          logLimit);
+      Shard s = new Shard(keyGroup, dir, resources, background, listings,
+          RocksDB.open(resources.options(), dir.toString()), logLimit);
       if (restored != null) {
         s.markDurable(manifestName, restored);
         s.base = CompletableFuture.completedFuture(restored.files());
@@ -354,7 +367,7 @@ final class Shard implements AutoCloseable {
     applyHeld(); // the listing sees every write so far; the later ones are noted
     writtenWhileRebuilding = new long[64];
     writtenWhileRebuildingCount = 0;
-    rebuilding = CompletableFuture.supplyAsync(this::listKeys, background);
+    rebuilding = CompletableFuture.supplyAsync(this::listKeys, listings);
   }
 
   private void noteWrittenWhileRebuilding(long hash) {
