@@ -26,10 +26,8 @@ final class Report {
     double fCpu = median(flink, f -> perMillion(f, events));
     double tRate = median(tributary, f -> events / f.wallSeconds());
     double fRate = median(flink, f -> events / f.wallSeconds());
-    System.out.printf(Locale.ROOT, "%-13s %-9s median %,12.0f events/s  %6.2f CPU-s/M  %6.2f net CPU-s/M  %4.2f cores busy%n",
-        query, "tributary", tRate, tCpu, tCpu - genPerMillion, median(tributary, Report::coresBusy));
-    System.out.printf(Locale.ROOT, "%-13s %-9s median %,12.0f events/s  %6.2f CPU-s/M  %6.2f net CPU-s/M  %4.2f cores busy%n",
-        query, "flink", fRate, fCpu, fCpu - genPerMillion, median(flink, Report::coresBusy));
+    medians(query, "tributary", tRate, tCpu, genPerMillion, tributary);
+    medians(query, "flink", fRate, fCpu, genPerMillion, flink);
     System.out.printf(Locale.ROOT, "%-13s %-9s        %,12.0f events/s  %6.2f CPU-s/M  (generating the records alone)%n",
         query, "gen", gen.results() / gen.wallSeconds(), genPerMillion);
     long expected = tributary.get(0).results();
@@ -40,6 +38,14 @@ final class Report {
         (fCpu - genPerMillion) / (tCpu - genPerMillion), fCpu / genPerMillion, tRate / fRate,
         equal ? "equal (" + String.format(Locale.ROOT, "%,d", expected) + ")" : "DIFFER: see the runs above");
     return equal;
+  }
+
+  /** One engine's medians line: events/s, CPU-s/M with and without generation, cores busy. */
+  private static void medians(String query, String engine, double rate, double cpuPerMillion, double genPerMillion,
+      List<Child.Figures> runs) {
+    System.out.printf(Locale.ROOT, "%-13s %-9s median %,12.0f events/s  %6.2f CPU-s/M  %6.2f net CPU-s/M"
+        + "  %4.2f cores busy%n", query, engine, rate, cpuPerMillion, cpuPerMillion - genPerMillion,
+        median(runs, Report::coresBusy));
   }
 
   /** CPU time over wall time: how many cores the run kept busy on average. */

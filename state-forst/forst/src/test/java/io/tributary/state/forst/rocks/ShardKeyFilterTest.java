@@ -113,9 +113,9 @@ class ShardKeyFilterTest {
 
   @Test
   void aFilterRebuiltInTheBackgroundKnowsTheKeysWrittenWhileItWasListed() {
-    java.util.ArrayDeque<Runnable> background = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Runnable> listings = new java.util.ArrayDeque<>();
     java.util.ArrayDeque<Runnable> cuts = new java.util.ArrayDeque<>();
-    shard = Shard.open(rocks, cuts::add, background::add, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, cuts::add, listings::add, 0, tmp.resolve("kg"), null, null, 0);
     int n = KeyFilter.MIN_CAPACITY + 10;
     for (int i = 0; i < n; i++) {
       put(entry("k" + i, 0));
@@ -124,14 +124,14 @@ class ShardKeyFilterTest {
         shard.delete(k, k.length);
       }
     }
-    assertThat(background).as("the listing, queued rather than run on the writing thread").hasSize(1);
+    assertThat(listings).as("the listing, queued rather than run on the writing thread").hasSize(1);
     assertThat(cuts).as("nothing on the executor that takes the files of cuts").isEmpty();
     put(entry("late", 0)); // after the listing started: it may not see this key
     for (int i = 0; i < n; i++) { // the full filter still answers, rightly
       assertThat(get(entry("k" + i, 0))).as("k" + i).isEqualTo(i % 2 == 0 ? 1 : RocksDB.NOT_FOUND);
     }
 
-    background.poll().run();
+    listings.poll().run();
     assertThat(get(entry("late", 0))).as("a key written while the keys were listed").isEqualTo(1);
     long before = shard.rocksReads();
     for (int i = 1; i < n; i += 2) {
