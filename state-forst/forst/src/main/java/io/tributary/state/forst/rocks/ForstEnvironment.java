@@ -49,6 +49,14 @@ final class ForstEnvironment implements AutoCloseable {
    * s instead of about 0.1 s.
    */
   final ExecutorService keyListings;
+  /** Threads of the {@link #applier}. */
+  static final int APPLY_THREADS = 1;
+  private final ExecutorService applyThreads;
+  /**
+   * Applies the shards' held writes to RocksDB and starts their cuts' flushes, off the task threads
+   * ({@link Shard}).
+   */
+  final Applier applier;
   final LongAdder bytesUploaded = new LongAdder();
   /** Bytes of keys and values written into the shards, counted at each snapshot. */
   final LongAdder bytesWritten = new LongAdder();
@@ -88,6 +96,13 @@ final class ForstEnvironment implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    AtomicInteger a = new AtomicInteger();
+    this.applyThreads = Executors.newFixedThreadPool(APPLY_THREADS, r -> {
+      Thread t = new Thread(r, "forst-apply-" + a.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.applier = new Applier(applyThreads, Applier.BUDGET_BYTES);
     AtomicInteger m = new AtomicInteger();
     this.shardCheckpoints = Executors.newFixedThreadPool(SHARD_CHECKPOINT_THREADS, r -> {
       Thread t = new Thread(r, "forst-checkpoint-" + m.incrementAndGet());
@@ -112,12 +127,14 @@ final class ForstEnvironment implements AutoCloseable {
   public void close() {
     shardCheckpoints.shutdown();
     keyListings.shutdown();
+    applyThreads.shutdown();
     transfers.shutdown();
     urgentTransfers.shutdown();
     try {
       // native resources are freed next: nothing may still be opening or checkpointing a shard
       shardCheckpoints.awaitTermination(1, TimeUnit.MINUTES);
       keyListings.awaitTermination(1, TimeUnit.MINUTES);
+      applyThreads.awaitTermination(1, TimeUnit.MINUTES);
       transfers.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -361,7 +361,7 @@ public final class ForstKeyedStateBackend implements KeyedStateBackend {
     long t0 = System.nanoTime();
     Shard s;
     if (r == null) {
-      s = Shard.open(env.rocks, env.shardCheckpoints, env.keyListings, group, dir, null, null, logLimit);
+      s = Shard.open(env.rocks, env.shardCheckpoints, env.keyListings, env.applier, group, dir, null, null, logLimit);
     } else {
       s = restorer.open(group, r.manifestName(), r.manifest(), dir, logLimit, urgent);
     }

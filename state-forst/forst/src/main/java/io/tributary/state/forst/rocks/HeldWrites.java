@@ -97,16 +97,27 @@ final class HeldWrites {
     return count;
   }
 
+  /** Bytes of the held writes, serialized. */
+  int bytes() {
+    return rep.size();
+  }
+
   /** The held writes as a serialized {@code WriteBatch}; afterwards nothing is held. */
   byte[] take() {
+    byte[] b = serialized();
+    clear();
+    return b;
+  }
+
+  /**
+   * The held writes as a serialized {@code WriteBatch}, still held: another thread may take this
+   * copy while the owner only asks {@link #mayHold} until it {@link #clear clears} them.
+   */
+  byte[] serialized() {
     byte[] b = rep.toByteArray();
     for (int i = 0; i < 4; i++) {
       b[8 + i] = (byte) (count >>> (8 * i)); // fixed32, little-endian
     }
-    if (rep.array().length > 4 * maxBytes) {
-      rep = newRep(); // after one large value: let its buffer go
-    }
-    clear();
     return b;
   }
 
@@ -116,6 +127,9 @@ final class HeldWrites {
 
   /** Forgets the held writes. */
   void clear() {
+    if (rep.array().length > 4 * maxBytes) {
+      rep = newRep(); // after one large value: let its buffer go
+    }
     rep.truncate(0);
     for (int i = 0; i < HEADER; i++) {
       rep.write(0);

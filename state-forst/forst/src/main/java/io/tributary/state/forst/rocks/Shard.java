@@ -22,6 +22,8 @@ import org.rocksdb.WriteBatch;
  * file name, which RocksDB never reuses), so an incremental snapshot uploads only new files, and the
  * last manifest it was snapshotted or restored under, which a snapshot reuses when nothing changed.
  * Data access happens on the task thread; the durable-file map is also updated by upload threads.
+ * Writes are held back and handed to an {@link Applier} in batches: RocksDB takes them on its thread,
+ * in order, while the task goes on; a read waits only for the batches that may hold its key.
  *
  * <p>Reads of keys the shard never held do not reach RocksDB: a {@link KeyFilter} of the keys
  * written says so on the heap. A shard created here starts with an empty filter; a restored one has
@@ -81,16 +83,29 @@ final class Shard implements AutoCloseable {
   private final List<Logged> log = new ArrayList<>();
 
   /**
-   * Writes not in RocksDB yet, applied as one batch when enough are held and before any read they
-   * could change (see {@link HeldWrites}).
+   * Writes not handed to the {@link #applier} yet: handed over as one batch when enough are held,
+   * applied before any read they could change (see {@link HeldWrites}).
    */
-  private final HeldWrites held = new HeldWrites(HELD_WRITES, HELD_BYTES);
+  private HeldWrites held = new HeldWrites(HELD_WRITES, HELD_BYTES);
+  /** A cleared batch to hold the next writes in, once one handed over was applied; null when none. */
+  private HeldWrites spare;
+  /** Applies the batches handed over, and starts the flushes of {@link #cut}s, in order. */
+  private final Applier applier;
+  /** The last step handed to the {@link #applier}; every step before it completed when it did. */
+  private CompletableFuture<?> applying = CompletableFuture.completedFuture(null);
+  /** Batches handed over, oldest first, until the task thread sees them applied. */
+  private final java.util.ArrayDeque<Handed> handed = new java.util.ArrayDeque<>();
+  /** Steps the applier completed (set by its threads, one step at a time). */
+  private volatile long applied;
   /**
    * An iterator for reads in ascending key order ({@link #readByCursor}); null when there is none.
-   * It sees RocksDB as it was when made, so it is dropped before every write to RocksDB: held
-   * writes are checked before it is used, as before any read.
+   * It sees RocksDB as it was when made, so it is dropped once RocksDB took writes since
+   * ({@link #cursorMadeAfter}): the keys a read waits for are checked before it is used, as before
+   * any read.
    */
   private RocksIterator cursor;
+  /** {@link #applied} just before the cursor was made. */
+  private long cursorMadeAfter;
   /** The key last read, {@code lastRead[0, lastReadLen)}; no key read yet while negative. */
   private byte[] lastRead = new byte[64];
   private int lastReadLen = -1;
@@ -100,9 +115,13 @@ final class Shard implements AutoCloseable {
   /** A log segment and the upload that makes it durable. */
   record Logged(ShardManifest.LogSegment segment, CompletableFuture<?> durable) {}
 
+  /** A batch handed to the applier, and the step that applies it. */
+  private record Handed(HeldWrites writes, CompletableFuture<?> step) {}
+
   private Shard(int keyGroup, Path dir, RocksResources resources, java.util.concurrent.Executor background,
-      java.util.concurrent.Executor listings, RocksDB db, int logLimit) {
+      java.util.concurrent.Executor listings, Applier applier, RocksDB db, int logLimit) {
     this.keyGroup = keyGroup;
+    this.applier = applier;
     this.dir = dir;
     this.resources = resources;
     this.background = background;
@@ -119,19 +138,21 @@ final class Shard implements AutoCloseable {
    */
   static Shard open(RocksResources resources, java.util.concurrent.Executor background, int keyGroup, Path dir,
       String manifestName, ShardManifest restored, int logLimit) {
-    return open(resources, background, background, keyGroup, dir, manifestName, restored, logLimit);
+    return open(resources, background, background, Applier.inline(), keyGroup, dir, manifestName, restored,
+        logLimit);
   }
 
   /**
    * As {@link #open(RocksResources, java.util.concurrent.Executor, int, Path, String, ShardManifest,
-   * int)}, the listings that rebuild its key filter running on {@code listings}.
+   * int)}, the listings that rebuild its key filter running on {@code listings} and its writes
+   * applied by {@code applier}.
    */
   static Shard open(RocksResources resources, java.util.concurrent.Executor background,
-      java.util.concurrent.Executor listings, int keyGroup, Path dir, String manifestName, ShardManifest restored,
-      int logLimit) {
+      java.util.concurrent.Executor listings, Applier applier, int keyGroup, Path dir, String manifestName,
+      ShardManifest restored, int logLimit) {
     try {
       java.nio.file.Files.createDirectories(dir);
-      Shard s = new Shard(keyGroup, dir, resources, background, listings,
+      Shard s = new Shard(keyGroup, dir, resources, background, listings, applier,
           RocksDB.open(resources.options(), dir.toString()), logLimit);
       if (restored != null) {
         s.markDurable(manifestName, restored);
@@ -179,6 +200,8 @@ final class Shard implements AutoCloseable {
     }
     if (held.mayHold(key, keyLen)) {
       applyHeld();
+    } else if (handedMayHold(key, keyLen)) {
+      awaitApplied();
     }
     rocksReads++;
     int n;
@@ -221,7 +244,11 @@ final class Shard implements AutoCloseable {
    */
   private int readByCursor(byte[] key, int keyLen, byte[] buf) throws RocksDBException {
     cursorReads++;
+    if (cursor != null && applied != cursorMadeAfter) {
+      dropCursor(); // RocksDB took writes since it was made
+    }
     if (cursor == null) {
+      cursorMadeAfter = applied;
       cursor = db.newIterator(resources.readOptions());
       cursor.seek(java.util.Arrays.copyOf(key, keyLen));
     } else {
@@ -310,12 +337,77 @@ final class Shard implements AutoCloseable {
 
   private void applyHeldIfFull() {
     if (held.full()) {
-      applyHeld();
+      handOver();
     }
   }
 
-  /** Writes the held writes to RocksDB, as one batch. */
+  /** Hands the held writes to the {@link #applier} as one batch; new writes are held anew. */
+  private void handOver() {
+    if (held.isEmpty()) {
+      return;
+    }
+    HeldWrites batch = held;
+    held = takeSpare();
+    CompletableFuture<?> step = applier.after(applying, batch.bytes(), () -> {
+      try (WriteBatch b = new WriteBatch(batch.serialized())) {
+        db.write(resources.writeOptions(), b);
+      } catch (RocksDBException e) {
+        throw failure("write", e);
+      }
+      applied++; // one step of this shard at a time
+      return null;
+    });
+    applying = step;
+    handed.add(new Handed(batch, step));
+  }
+
+  /** A cleared batch for new writes: one handed over and applied, or a new one. */
+  private HeldWrites takeSpare() {
+    forgetApplied();
+    HeldWrites h = spare;
+    spare = null;
+    return h != null ? h : new HeldWrites(HELD_WRITES, HELD_BYTES);
+  }
+
+  /** Drops the batches handed over that are applied (keeping one, cleared, as the {@link #spare}). */
+  private void forgetApplied() {
+    while (!handed.isEmpty() && handed.peekFirst().step().isDone()) {
+      Handed h = handed.pollFirst();
+      if (spare == null && !h.step().isCompletedExceptionally()) {
+        h.writes().clear();
+        spare = h.writes();
+      }
+    }
+  }
+
+  /** Whether a batch handed over and not applied yet may hold a write of {@code key[0, keyLen)}. */
+  private boolean handedMayHold(byte[] key, int keyLen) {
+    forgetApplied();
+    for (Handed h : handed) {
+      if (h.writes().mayHold(key, keyLen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Waits until every step handed to the applier completed; throws when one failed. */
+  private void awaitApplied() {
+    try {
+      applying.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof ForstStateException f ? f
+          : new ForstStateException("RocksDB write failed in shard of key group " + keyGroup, e.getCause());
+    }
+    forgetApplied();
+  }
+
+  /**
+   * Writes every write so far to RocksDB: waits for the batches handed over, then writes the held
+   * ones on the calling thread, as one batch.
+   */
   void applyHeld() {
+    awaitApplied();
     if (held.isEmpty()) {
       return;
     }
@@ -514,29 +606,42 @@ final class Shard implements AutoCloseable {
   static final long CUT_FLUSH_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
 
   /**
-   * Task thread: a materialization into {@code target} (which must not exist) as of now that does
-   * not wait for the memtable to be written. Applies the held writes, notes RocksDB's last sequence
-   * number and starts flushing the memtable without waiting (later writes go into a new one); the
-   * log starts anew, as after {@link #checkpoint}. The files are linked in the background
-   * ({@link #linkCut}); the result completes then. Waits for the previous cut's files first: this
-   * cut's flush would reach them.
+   * Task thread: a materialization into {@code target} (which must not exist) as of now that waits
+   * neither for RocksDB to take the writes so far nor for the memtable to be written. Hands the
+   * held writes over, then the {@link #applier}, after them, notes RocksDB's last sequence number
+   * and starts flushing the memtable without waiting (later writes, handed over after, go into a
+   * new one); the log starts anew, as after {@link #checkpoint}. The files are linked in the
+   * background ({@link #linkCut}); the result completes then. Waits for the previous cut's files
+   * first: this cut's flush would reach them.
    */
   CompletableFuture<Void> cut(Path target) {
     awaitLinking();
-    applyHeld();
+    handOver();
     dropCursor();
-    long sequence = db.getLatestSequenceNumber();
-    try {
-      db.flush(resources.flushOptions());
-    } catch (RocksDBException e) {
-      throw failure("flush", e);
-    }
+    CompletableFuture<Long> flushing = applier.after(applying, 0, () -> {
+      long sequence = db.getLatestSequenceNumber();
+      try {
+        db.flush(resources.flushOptions());
+      } catch (RocksDBException e) {
+        throw failure("flush", e);
+      }
+      return sequence;
+    });
+    applying = flushing;
     dirty = false;
     if (changes != null) {
       changes.clear();
     }
     log.clear();
-    linking = CompletableFuture.runAsync(() -> linkCut(sequence, target), background);
+    linking = flushing.handleAsync((sequence, failed) -> {
+      if (failed != null) {
+        cutFailed = true;
+        throw failed instanceof java.util.concurrent.CompletionException c ? c
+            : new java.util.concurrent.CompletionException(failed);
+      }
+      linkCut(sequence, target);
+      return null;
+    }, background);
     return linking;
   }
 
@@ -831,6 +936,7 @@ final class Shard implements AutoCloseable {
 
   @Override
   public void close() {
+    applying.handle((ok, failed) -> null).join(); // RocksDB stays open while the applier writes into it
     awaitLinking(); // a snapshot taken before closing gets its files (a savepoint before a stop)
     synchronized (backgroundLock) {
       closed = true; // a running listing ends first; a queued one finds the shard closed

@@ -45,7 +45,7 @@ final class ShardRestorer {
       throw new ForstStateException("cannot fetch the files of key group " + keyGroup + " (manifest "
           + manifestName + ") from " + env.store.url(), cause);
     }
-    Shard shard = Shard.open(env.rocks, env.shardCheckpoints, env.keyListings, keyGroup, dir, manifestName, manifest,
+    Shard shard = Shard.open(env.rocks, env.shardCheckpoints, env.keyListings, env.applier, keyGroup, dir, manifestName, manifest,
         logLimit);
     try {
       for (ShardManifest.LogSegment seg : manifest.log()) {

@@ -115,7 +115,7 @@ class ShardKeyFilterTest {
   void aFilterRebuiltInTheBackgroundKnowsTheKeysWrittenWhileItWasListed() {
     java.util.ArrayDeque<Runnable> listings = new java.util.ArrayDeque<>();
     java.util.ArrayDeque<Runnable> cuts = new java.util.ArrayDeque<>();
-    shard = Shard.open(rocks, cuts::add, listings::add, 0, tmp.resolve("kg"), null, null, 0);
+    shard = Shard.open(rocks, cuts::add, listings::add, Applier.inline(), 0, tmp.resolve("kg"), null, null, 0);
     int n = KeyFilter.MIN_CAPACITY + 10;
     for (int i = 0; i < n; i++) {
       put(entry("k" + i, 0));
