@@ -369,11 +369,17 @@ final class Shard implements AutoCloseable {
     return h != null ? h : new HeldWrites(HELD_WRITES, HELD_BYTES);
   }
 
-  /** Drops the batches handed over that are applied (keeping one, cleared, as the {@link #spare}). */
+  /**
+   * Drops the batches handed over that are applied (keeping one, cleared, as the {@link #spare});
+   * throws when one could not be: RocksDB lacks its writes, so no read may go on.
+   */
   private void forgetApplied() {
     while (!handed.isEmpty() && handed.peekFirst().step().isDone()) {
+      if (handed.peekFirst().step().isCompletedExceptionally()) {
+        awaitApplied(); // throws: every step after a failed one fails
+      }
       Handed h = handed.pollFirst();
-      if (spare == null && !h.step().isCompletedExceptionally()) {
+      if (spare == null) {
         h.writes().clear();
         spare = h.writes();
       }
@@ -453,13 +459,14 @@ final class Shard implements AutoCloseable {
    * positives), noting the keys it writes, which the listing may miss; it takes the new filter at
    * the next access after the listing ends. A listing of a shard with state beyond memory reads
    * its files, so every shard of a backend filling its filter in the same snapshot's cache flush
-   * held the task thread for seconds when the listings ran on it.
+   * held the task thread for seconds when the listings ran on it. The listing starts once the
+   * applier wrote the writes so far: the task thread does not wait for that either.
    */
   private void startFilterRebuild() {
-    applyHeld(); // the listing sees every write so far; the later ones are noted
+    handOver(); // the listing starts once RocksDB has every write so far; the later ones are noted
     writtenWhileRebuilding = new long[64];
     writtenWhileRebuildingCount = 0;
-    rebuilding = CompletableFuture.supplyAsync(this::listKeys, listings);
+    rebuilding = applying.thenApplyAsync(applied -> listKeys(), listings);
   }
 
   private void noteWrittenWhileRebuilding(long hash) {

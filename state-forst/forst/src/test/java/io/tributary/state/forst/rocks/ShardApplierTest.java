@@ -53,6 +53,16 @@ class ShardApplierTest {
     }
   }
 
+  /** A key as the states write them ({@code stateId | key length | key | namespace}): the filter knows it. */
+  private static byte[] entry(String key) {
+    BytesOut out = new BytesOut(32);
+    out.writeInt(11);
+    out.writeVarInt(key.length());
+    out.write(b(key), 0, key.length());
+    out.write(0);
+    return out.toByteArray();
+  }
+
   private void put(String key, String value) {
     shard.put(b(key), b(key).length, b(value), b(value).length);
   }
@@ -119,6 +129,33 @@ class ShardApplierTest {
     long before = shard.cursorReads();
     assertThat(get(shard, "a9")).isEqualTo("new");
     assertThat(shard.cursorReads()).as("read in ascending order still").isEqualTo(before + 1);
+  }
+
+  @Test
+  void aFilterRebuildDoesNotWaitForTheQueuedWritesAndItsListingStartsAfterThem() {
+    ConcurrentLinkedQueue<Runnable> listings = new ConcurrentLinkedQueue<>();
+    Shard s = Shard.open(rocks, background::add, listings::add, new Applier(applying::add, 64 << 20), 1,
+        tmp.resolve("kg-1"), null, null, 0);
+    try {
+      int keys = KeyFilter.MIN_CAPACITY + 10; // the filter fills on the way: it is rebuilt
+      for (int i = 0; i < keys; i++) {
+        byte[] k = entry("k" + i);
+        s.put(k, k.length, b("v"), 1);
+      }
+      assertThat(listings).as("the listing waits for the queued writes, the task thread does not").isEmpty();
+      runAll(applying);
+      assertThat(listings).hasSize(1);
+      runAll(listings);
+      byte[] buf = new byte[8];
+      for (int i = 0; i < keys; i++) {
+        byte[] k = entry("k" + i);
+        assertThat(s.get(k, k.length, buf)).as("k%d", i).isEqualTo(1);
+      }
+      assertThat(s.filtered()).isTrue();
+    } finally {
+      runAll(applying);
+      s.close();
+    }
   }
 
   @Test
