@@ -49,12 +49,11 @@ final class ForstEnvironment implements AutoCloseable {
    * s instead of about 0.1 s.
    */
   final ExecutorService keyListings;
-  /** Threads of the {@link #applier}. */
-  static final int APPLY_THREADS = 1;
+  /** The thread of the {@link #applier}. */
   private final ExecutorService applyThreads;
   /**
    * Applies the shards' held writes to RocksDB and starts their cuts' flushes, off the task threads
-   * ({@link Shard}).
+   * ({@link Shard}), on one thread: a second one only added smaller memtable flushes.
    */
   final Applier applier;
   final LongAdder bytesUploaded = new LongAdder();
@@ -96,9 +95,8 @@ final class ForstEnvironment implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    AtomicInteger a = new AtomicInteger();
-    this.applyThreads = Executors.newFixedThreadPool(APPLY_THREADS, r -> {
-      Thread t = new Thread(r, "forst-apply-" + a.incrementAndGet());
+    this.applyThreads = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "forst-apply");
       t.setDaemon(true);
       return t;
     });
