@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
  * of the product; {@code bin/tributary bench ...} runs {@link #main}.
  */
 @Command(name = "tributary bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
-    subcommands = {NexmarkBench.class, StateBench.class, CheckpointBench.class, ApiBench.class, ClusterBench.class,
+    subcommands = {NexmarkBench.class, StateBench.class, TimerBench.class, CheckpointBench.class, ApiBench.class, ClusterBench.class,
         AutoscaleBench.class})
 public final class BenchCommand implements Runnable {
   static {
