@@ -118,11 +118,24 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
   }
 
   /**
-   * A cached timer: whether it is not in RocksDB yet, and its key and namespace as registered
-   * (handed out again when it fires, as the heap timers do); null when read from RocksDB.
+   * A cached timer: whether it is not in RocksDB yet (then also its entry, to write it down), and
+   * its key and namespace as registered (handed out again when it fires, as the heap timers do);
+   * null when read from RocksDB. Once written, or gone from the cache unwritten, it is marked
+   * written.
    */
-  private record Cached<N>(boolean unwritten, Key key, N namespace) {
-    static final Cached<?> WRITTEN = new Cached<>(false, null, null);
+  private static final class Cached<N> {
+    static final Cached<?> WRITTEN = new Cached<>(null, null, null);
+    final byte[] entry;
+    final Key key;
+    final N namespace;
+    boolean unwritten;
+
+    Cached(byte[] entry, Key key, N namespace) {
+      this.entry = entry;
+      this.key = key;
+      this.namespace = namespace;
+      this.unwritten = entry != null;
+    }
   }
 
   /** One key group's cached head. */
@@ -132,6 +145,13 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     final TreeMap<byte[], Cached<N>> cache = new TreeMap<>(ENTRY_ORDER);
     /** Cached timers not in RocksDB yet. */
     int unwritten;
+    /**
+     * The cached timers that were not in RocksDB when cached, in the order they came: every one of
+     * the {@link #unwritten} is here (and others that were written or left since), so a write-down
+     * visits these instead of the whole cache, most of which is in RocksDB already (walking the
+     * caches was 54 of the 64 samples of flushes before snapshots, writing 8).
+     */
+    final ArrayList<Cached<N>> pending = new ArrayList<>();
     /** Whether the cache holds every timer of the group. */
     boolean complete;
     /** The time of the first cached timer: its position in {@link #heads}. */
@@ -153,17 +173,19 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       backend.shardAt(index).put(key.array(), key.size(), NO_VALUE, 0); // beyond the cache: in RocksDB only
       return;
     }
-    if (g.cache.putIfAbsent(entry, new Cached<>(true, k, namespace)) != null) {
+    Cached<N> cached = new Cached<>(entry, k, namespace);
+    if (g.cache.putIfAbsent(entry, cached) != null) {
       return; // held already
     }
     g.unwritten++;
     unwritten++;
+    addPending(g, cached);
     if (g.cache.size() > cacheSize) {
       Map.Entry<byte[], Cached<N>> last = g.cache.pollLastEntry();
       g.complete = false;
-      if (last.getValue().unwritten()) {
-        g.unwritten--;
-        unwritten--;
+      Cached<N> out = last.getValue();
+      if (out.unwritten) {
+        left(g, out);
         write(index, last.getKey());
       }
     }
@@ -187,15 +209,31 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     }
   }
 
+  /** Notes {@code cached}, just cached unwritten, in {@code g}'s pending list, dropping those no longer unwritten when they are most of it. */
+  private void addPending(Group<N> g, Cached<N> cached) {
+    ArrayList<Cached<N>> pending = g.pending;
+    if (pending.size() >= 2 * g.unwritten + MIN_CACHE) {
+      pending.removeIf(c -> !c.unwritten);
+    }
+    pending.add(cached);
+  }
+
+  /** Counts {@code cached}, unwritten, as written or gone from the cache of {@code g}. */
+  private void left(Group<N> g, Cached<N> cached) {
+    cached.unwritten = false;
+    g.unwritten--;
+    unwritten--;
+  }
+
   /** Writes every cached timer of {@code g} not in RocksDB yet to RocksDB; they stay cached. */
   private void writeDown(Group<N> g) {
-    for (Map.Entry<byte[], Cached<N>> e : g.cache.entrySet()) {
-      Cached<N> c = e.getValue();
-      if (c.unwritten()) {
-        write(g.index, e.getKey());
-        e.setValue(new Cached<>(false, c.key(), c.namespace()));
+    for (Cached<N> c : g.pending) {
+      if (c.unwritten) {
+        write(g.index, c.entry);
+        c.unwritten = false;
       }
     }
+    g.pending.clear();
     unwritten -= g.unwritten;
     g.unwritten = 0;
   }
@@ -215,9 +253,8 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
       }
       return;
     }
-    if (cached.unwritten()) {
-      g.unwritten--;
-      unwritten--;
+    if (cached.unwritten) {
+      left(g, cached);
     } else {
       backend.shardAt(index).delete(key.array(), key.size());
     }
@@ -258,15 +295,14 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     Map.Entry<byte[], Cached<N>> first = g.cache.pollFirstEntry();
     byte[] entry = first.getKey();
     Cached<N> cached = first.getValue();
-    if (cached.unwritten()) {
-      g.unwritten--;
-      unwritten--;
+    if (cached.unwritten) {
+      left(g, cached);
     } else {
       withPrefix(entry);
       backend.shardAt(g.index).delete(key.array(), key.size());
     }
     taken(g, entry);
-    return cached.key() != null ? new Entry<>(cached.key(), cached.namespace(), timeOf(entry)) : decode(entry);
+    return cached.key != null ? new Entry<>(cached.key, cached.namespace, timeOf(entry)) : decode(entry);
   }
 
   /** After {@code entry}, which was cached, left the cache of {@code g}: refills it if it emptied. */
