@@ -190,20 +190,32 @@ public final class WindowOperator implements Operator {
     return true;
   }
 
-  /** Replaces the {@code touched} sessions (maybe none) by {@code merged}; returns its accumulator. */
+  /**
+   * Replaces the {@code touched} sessions (maybe none) by {@code merged}; returns its accumulator:
+   * the first touched session's, which leaves the state here, with the others merged in (a record
+   * that extends one session copies nothing).
+   */
   private Accumulator mergeSessions(List<TimeWindow> touched, TimeWindow merged, long watermark) {
-    Accumulator acc = aggregates.newAccumulator();
+    Accumulator acc = null;
     for (TimeWindow w : touched) {
       Accumulator old = state.get(w);
-      aggregates.mergeInto(acc, old);
-      acc.revision = Math.max(acc.revision, old.revision);
-      acc.pending |= old.pending;
+      if (acc == null) {
+        acc = old;
+      } else if (old != null) {
+        aggregates.mergeInto(acc, old);
+        acc.revision = Math.max(acc.revision, old.revision);
+        acc.pending |= old.pending;
+      }
       state.remove(w);
-      timers.delete(w, w.maxTimestamp());
-      timers.delete(w, cleanupTime(w));
+      long end = w.maxTimestamp();
+      long cleanup = cleanupTime(w);
+      timers.delete(w, end);
+      if (cleanup != end) { // without lateness the one timer both fires and cleans up
+        timers.delete(w, cleanup);
+      }
     }
     registerTimers(merged, watermark);
-    return acc;
+    return acc != null ? acc : aggregates.newAccumulator();
   }
 
   /** Adds the evaluated record to {@code acc}; emits at once when the window's end has passed. */
