@@ -40,7 +40,8 @@ final class TimerBench implements Callable<Integer> {
   @Option(names = "--records", defaultValue = "5000000", description = "records per round (default ${DEFAULT-VALUE})")
   long records;
 
-  @Option(names = "--repeat", defaultValue = "5", description = "measured rounds, after one warm-up (default ${DEFAULT-VALUE})")
+  @Option(names = "--repeat", defaultValue = "5",
+      description = "measured rounds, after one warm-up (default ${DEFAULT-VALUE})")
   int repeat;
 
   @Override

@@ -209,7 +209,10 @@ final class ForstTimerQueue<N> implements TimerQueue<N> {
     }
   }
 
-  /** Notes {@code cached}, just cached unwritten, in {@code g}'s pending list, dropping those no longer unwritten when they are most of it. */
+  /**
+   * Lists {@code cached}, just cached unwritten, in {@code g}'s pending timers; drops those no
+   * longer unwritten first when they are most of the list.
+   */
   private void addPending(Group<N> g, Cached<N> cached) {
     ArrayList<Cached<N>> pending = g.pending;
     if (pending.size() >= 2 * g.unwritten + MIN_CACHE) {
