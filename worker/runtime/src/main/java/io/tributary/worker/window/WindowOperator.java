@@ -207,12 +207,7 @@ public final class WindowOperator implements Operator {
         acc.pending |= old.pending;
       }
       state.remove(w);
-      long end = w.maxTimestamp();
-      long cleanup = cleanupTime(w);
-      timers.delete(w, end);
-      if (cleanup != end) { // without lateness the one timer both fires and cleans up
-        timers.delete(w, cleanup);
-      }
+      deleteTimers(w);
     }
     registerTimers(merged, watermark);
     return acc != null ? acc : aggregates.newAccumulator();
@@ -235,6 +230,16 @@ public final class WindowOperator implements Operator {
       timers.register(w, end);
     }
     timers.register(w, cleanup);
+  }
+
+  /** Deletes the timers {@link #registerTimers} registered for {@code w}. */
+  private void deleteTimers(TimeWindow w) {
+    long end = w.maxTimestamp();
+    long cleanup = cleanupTime(w);
+    timers.delete(w, end);
+    if (cleanup != end) { // without lateness the one timer both fires and cleans up
+      timers.delete(w, cleanup);
+    }
   }
 
   @Override

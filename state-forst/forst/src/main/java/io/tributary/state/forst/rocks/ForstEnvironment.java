@@ -50,7 +50,7 @@ final class ForstEnvironment implements AutoCloseable {
    */
   final ExecutorService keyListings;
   /** The thread of the {@link #applier}. */
-  private final ExecutorService applyThreads;
+  private final ExecutorService applyThread;
   /**
    * Applies the shards' held writes to RocksDB and starts their cuts' flushes, off the task threads
    * ({@link Shard}), on one thread: a second one only added smaller memtable flushes.
@@ -95,12 +95,12 @@ final class ForstEnvironment implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.applyThreads = Executors.newSingleThreadExecutor(r -> {
+    this.applyThread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "forst-apply");
       t.setDaemon(true);
       return t;
     });
-    this.applier = new Applier(applyThreads, Applier.BUDGET_BYTES);
+    this.applier = new Applier(applyThread, Applier.BUDGET_BYTES);
     AtomicInteger m = new AtomicInteger();
     this.shardCheckpoints = Executors.newFixedThreadPool(SHARD_CHECKPOINT_THREADS, r -> {
       Thread t = new Thread(r, "forst-checkpoint-" + m.incrementAndGet());
@@ -125,14 +125,14 @@ final class ForstEnvironment implements AutoCloseable {
   public void close() {
     shardCheckpoints.shutdown();
     keyListings.shutdown();
-    applyThreads.shutdown();
+    applyThread.shutdown();
     transfers.shutdown();
     urgentTransfers.shutdown();
     try {
       // native resources are freed next: nothing may still be opening or checkpointing a shard
       shardCheckpoints.awaitTermination(1, TimeUnit.MINUTES);
       keyListings.awaitTermination(1, TimeUnit.MINUTES);
-      applyThreads.awaitTermination(1, TimeUnit.MINUTES);
+      applyThread.awaitTermination(1, TimeUnit.MINUTES);
       transfers.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
