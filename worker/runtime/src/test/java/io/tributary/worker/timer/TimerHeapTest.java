@@ -37,6 +37,7 @@ class TimerHeapTest {
             long earliest = in.stream().mapToLong(Timer::time).min().orElseThrow();
             assertThat(polled.time()).as(why).isEqualTo(earliest);
             assertThat(in.removeIf(e -> e == polled)).isTrue();
+            assertThat(((TimerHeap.Entry) polled).index).isEqualTo(-1);
           }
         } else if (!in.isEmpty()) {
           TimerHeap.Entry e = in.remove(random.nextInt(in.size()));
@@ -54,6 +55,34 @@ class TimerHeapTest {
       }
       assertThat(heap.size()).isZero();
     }
+  }
+
+  /** Window ends shared by many keys: their timers take one place per time, and leave in any order. */
+  @Test
+  void timersOfOneTimeShareAPlace() {
+    TimerHeap heap = new TimerHeap();
+    List<TimerHeap.Entry> in = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      TimerHeap.Entry e = new TimerHeap.Entry(KEY, i, 10_000 - 2_000 * (i % 3)); // 6000, 8000, 10000 in turn
+      heap.add(e);
+      in.add(e);
+    }
+    assertThat(heap.places()).isEqualTo(3);
+    for (int i = 1; i < 3_000; i += 7) { // from the chains and from the places
+      heap.remove(in.get(i));
+      assertThat(in.get(i).index).isEqualTo(-1);
+    }
+    in.removeIf(e -> e.index == -1);
+    assertThat(heap.size()).isEqualTo(in.size());
+    assertThat(heap.timers()).containsExactlyInAnyOrderElementsOf(List.copyOf(in));
+    List<Timer> polled = new ArrayList<>();
+    Timer t;
+    while ((t = heap.poll()) != null) {
+      polled.add(t);
+    }
+    assertThat(polled).containsExactlyInAnyOrderElementsOf(List.copyOf(in));
+    assertThat(polled).extracting(Timer::time).isSorted();
+    assertThat(heap.places()).isZero();
   }
 
   @Test
