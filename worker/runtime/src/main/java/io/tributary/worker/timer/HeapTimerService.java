@@ -7,18 +7,16 @@ import io.tributary.state.StateCodec;
 import io.tributary.worker.operator.Timer;
 import java.io.IOException;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * The event-time timers of one keyed operator instance, on the heap: a priority queue ordered by
- * time ({@link TimerHeap}), deduplicated per (key, namespace, time) by a hash map of the live
- * timers to their places in the queue, so a deleted timer leaves both at once. Timers with the
- * same time fire in no particular order.
+ * time ({@link TimerHeap}), deduplicated per (key, namespace, time) by a hash set of the live
+ * timers ({@link TimerSet}), each of which is its own entry in the queue, so a deleted timer leaves
+ * both at once. Timers with the same time fire in no particular order.
  *
  * <p>The runtime task drives it: for a new watermark {@code w} it calls {@link #pollDue(long)}
  * until it returns null (firing each timer through {@code Operator.onTimer}, and free to stop
@@ -77,8 +75,8 @@ public final class HeapTimerService implements TaskTimers {
   private final KeyedStateBackend backend;
   /** The live timers, in time order: a snapshot copies its array, so its task-thread part is a memory copy. */
   private final TimerHeap queue = new TimerHeap();
-  /** The live timers, each to its entry in {@link #queue}. */
-  private final Map<Timer, TimerHeap.Entry> live = new HashMap<>();
+  /** The live timers, each its own entry in {@link #queue}. */
+  private final TimerSet live = new TimerSet();
   /** Restored timers not decoded yet, by the time of their head. */
   private final PriorityQueue<TimerSection> sections = new PriorityQueue<>(BY_HEAD_TIME);
   /** Timers deleted while they may still be undecoded in {@link #sections}. */
@@ -114,7 +112,7 @@ public final class HeapTimerService implements TaskTimers {
   }
 
   private void addLive(TimerHeap.Entry timer) {
-    if (live.putIfAbsent(timer, timer) == null) {
+    if (live.addIfAbsent(timer) == null) {
       queue.add(timer);
     }
   }
@@ -210,12 +208,12 @@ public final class HeapTimerService implements TaskTimers {
 
   /** Removes and returns the queue's earliest timer if it is due, with its key set current. */
   private Timer pollQueueHead(long watermark) {
-    Timer head = queue.peek();
+    TimerHeap.Entry head = queue.peek();
     if (head == null || head.time() > watermark) {
       return null;
     }
     queue.poll();
-    live.remove(head);
+    live.removeExact(head);
     backend.setCurrentKey(head.key());
     return head;
   }

@@ -110,7 +110,7 @@ final class TimerHeap {
   }
 
   /** The earliest timer, or null when empty. */
-  Timer peek() {
+  Entry peek() {
     return places == 0 ? null : entries[0];
   }
 
@@ -157,14 +157,8 @@ final class TimerHeap {
     if (c != null && c.size > 0) {
       Entry successor = c.members[--c.size];
       c.members[c.size] = null;
-      entries[i] = successor;
+      entries[i] = successor; // the table of recent times may still name gone: a later add takes a place
       successor.index = i;
-      int slot = recentSlot(gone.time()); // the same time, and gone is in the cache already
-      for (int j = 0; j < WAYS; j++) {
-        if (recent[slot + j] == gone) {
-          recent[slot + j] = successor;
-        }
-      }
       return;
     }
     removeAt(i);
