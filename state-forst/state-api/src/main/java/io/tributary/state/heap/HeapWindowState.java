@@ -7,19 +7,16 @@ import io.tributary.state.WindowState;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Accumulators per (key, window): a {@link HashMap} of windows per key. Accumulators are kept as
+ * Accumulators per (key, window): a {@link WindowMap} of windows per key. Accumulators are kept as
  * the objects given, so a caller may mutate one in place; putting it back is cheap.
  */
 final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
   private final HeapKeyedStateBackend backend;
-  private final KeyGroupedTable<Map<W, A>> table;
+  private final KeyGroupedTable<WindowMap<W, A>> table;
   private final StateCodec<W> windowCodec;
   private final StateCodec<A> accCodec;
   private final Combiner<A> combiner;
@@ -29,7 +26,7 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
    * timer get, remove), and each lookup of a fresh key's bytes in the table costs a cache miss.
    */
   private Object cachedKey = NONE;
-  private Map<W, A> cachedWindows;
+  private WindowMap<W, A> cachedWindows;
   private static final Object NONE = new Object();
 
   HeapWindowState(HeapKeyedStateBackend backend, StateCodec<W> windowCodec, StateCodec<A> accCodec,
@@ -43,11 +40,11 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public A get(W window) {
-    Map<W, A> m = windowsOfCurrentKey();
+    WindowMap<W, A> m = windowsOfCurrentKey();
     return m == null ? null : m.get(window);
   }
 
-  private Map<W, A> windowsOfCurrentKey() {
+  private WindowMap<W, A> windowsOfCurrentKey() {
     Key key = backend.currentKey();
     if (key != cachedKey) {
       cachedWindows = table.get(backend.currentGroupIndex(), key);
@@ -63,9 +60,9 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public void put(W window, A accumulator) {
-    Map<W, A> m = windowsOfCurrentKey();
+    WindowMap<W, A> m = windowsOfCurrentKey();
     if (m == null) {
-      m = new HashMap<>(4);
+      m = new WindowMap<>();
       table.put(backend.currentGroupIndex(), backend.currentKey(), m);
       cachedWindows = m;
     }
@@ -74,8 +71,8 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public void remove(W window) {
-    Map<W, A> m = windowsOfCurrentKey();
-    if (m != null && m.remove(window) != null && m.isEmpty()) {
+    WindowMap<W, A> m = windowsOfCurrentKey();
+    if (m != null && m.remove(window) && m.isEmpty()) {
       table.remove(backend.currentGroupIndex(), backend.currentKey());
       cachedWindows = null;
     }
@@ -98,8 +95,8 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public Collection<W> windows() {
-    Map<W, A> m = windowsOfCurrentKey();
-    return m == null ? List.of() : new ArrayList<>(m.keySet());
+    WindowMap<W, A> m = windowsOfCurrentKey();
+    return m == null ? List.of() : m.windows();
   }
 
   @Override
@@ -109,23 +106,17 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
 
   @Override
   public long entryCount() {
-    return table.count(Map::size);
+    return table.count(WindowMap::size);
   }
 
   @Override
   public long entryCount(int groupIndex) {
-    return table.count(groupIndex, Map::size);
+    return table.count(groupIndex, WindowMap::size);
   }
 
   @Override
   public void write(int groupIndex, DataOutput out) throws IOException {
-    table.write(groupIndex, out, (m, o) -> {
-      o.writeInt(m.size());
-      for (Map.Entry<W, A> e : m.entrySet()) {
-        windowCodec.write(e.getKey(), o);
-        accCodec.write(e.getValue(), o);
-      }
-    });
+    table.write(groupIndex, out, (m, o) -> m.write(o, windowCodec, accCodec));
   }
 
   @Override
@@ -133,7 +124,7 @@ final class HeapWindowState<W, A> implements WindowState<W, A>, HeapState {
     forgetCachedKey();
     table.read(groupIndex, keyGroup, maxParallelism, in, i -> {
       int n = i.readInt();
-      Map<W, A> m = new HashMap<>(4);
+      WindowMap<W, A> m = new WindowMap<>();
       for (int k = 0; k < n; k++) {
         m.put(windowCodec.read(i), accCodec.read(i));
       }
