@@ -42,6 +42,9 @@ final class ExchangeOutput {
   private int target(Record record) {
     switch (partitioning) {
       case HASH: {
+        if (writers.length == 1) {
+          return 0; // the one receiver owns every key group: no key needed (it takes the key itself)
+        }
         int keyGroup = keySelector.keyOf(record).keyGroup(maxParallelism);
         return KeyGroups.subtaskFor(keyGroup, maxParallelism, writers.length);
       }
