@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * Keeps only the named fields of records crossing an exchange, so a window that reads two fields
  * of a wide record does not pay for serializing the rest. Positions are cached per input schema
- * (schemas are interned). Fields missing from a record are left out. Not thread-safe.
+ * (schemas are interned). Fields missing from a record are left out. Not thread-safe: one per
+ * sending task (two senders sharing one raced on its cache, and could pair one schema's positions
+ * with another's field names).
  */
 public final class Projection {
   private final List<String> fields;

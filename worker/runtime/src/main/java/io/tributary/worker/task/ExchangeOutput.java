@@ -35,6 +35,11 @@ final class ExchangeOutput {
     this.nextRoundRobin = subtaskIndex % this.writers.length;
   }
 
+  /** The fields the receiver reads, null for all (tests). */
+  Projection projection() {
+    return projection;
+  }
+
   void writeRecord(Record record) {
     writers[target(record)].write(record, projection);
   }

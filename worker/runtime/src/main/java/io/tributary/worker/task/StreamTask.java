@@ -83,6 +83,11 @@ public final class StreamTask implements Runnable {
     this.listener = listener;
   }
 
+  /** The task's outgoing exchanges (tests). */
+  List<ExchangeOutput> exchanges() {
+    return allExchanges;
+  }
+
   public String name() {
     return name;
   }

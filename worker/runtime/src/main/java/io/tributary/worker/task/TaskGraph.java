@@ -232,12 +232,13 @@ public final class TaskGraph {
         }
       }
     }
-    Projection projection = Projection.forReceiver(to.operator(e.toOperator()));
     for (int i = 0; i < from.parallelism(); i++) {
       ChainBuilder.Chain sender = built.get(from.id()).get(i);
       if (sender == null) {
         continue;
       }
+      // a projection per sender: it caches positions per schema, and senders run on threads of their own
+      Projection projection = Projection.forReceiver(to.operator(e.toOperator()));
       ExchangeOutput out = new ExchangeOutput(e, writersBySender.get(i), plan.maxParallelism(), i, projection);
       ChainNode src = sender.node(e.fromOperator());
       if (e.port() == null) {
