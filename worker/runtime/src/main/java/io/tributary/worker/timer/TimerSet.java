@@ -7,9 +7,8 @@ import io.tributary.worker.operator.Timer;
  * addressing hash set (linear probing, deletion by shifting back, at most half full) with the
  * entries' hash codes in an array beside them. A probe compares hash codes from that array and reads
  * an entry only when its hash matches, and taking out a timer that fired compares references alone,
- * so neither reads the keys of the timers it passes; a timer costs two array slots and no node
- * object (a {@code HashMap} node per timer made firing a q5 window, which every timer is taken out
- * of when it fires, read a node and an entry per timer it passed).
+ * so neither reads the timers it passes. A timer costs two array slots and no node object: in a
+ * {@code HashMap}, every lookup went through a node to reach the timer.
  */
 final class TimerSet {
   private TimerHeap.Entry[] entries = new TimerHeap.Entry[16];
