@@ -2,7 +2,6 @@ package io.tributary.worker.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.ChainLink;
@@ -18,7 +17,6 @@ import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.state.KeyGroups;
-import io.tributary.state.heap.HeapStateBackendFactory;
 import io.tributary.worker.exchange.Projection;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,16 +50,7 @@ class ExchangeProjectionTest {
     }
     AttemptDeployment deployment = new AttemptDeployment(new AttemptId("projections", 0), plan, null, List.of(),
         tasks);
-    SinkConnector blackhole = ConnectorFactory.standard().sink(sink);
-    TaskGraph graph = TaskGraph.build(deployment, "w", new TaskGraph.Environment(
-        Map.of("heap", new HeapStateBackendFactory()), ConnectorFactory.standard(), Map.of("out", blackhole), 2, null,
-        new StreamTask.TaskListener() {
-          @Override
-          public void finished(StreamTask task) {}
-
-          @Override
-          public void failed(StreamTask task, Throwable error) {}
-        }));
+    TaskGraph graph = UnstartedGraphs.build(deployment, sink);
 
     List<Projection> projections = graph.tasks().stream()
         .flatMap(t -> t.exchanges().stream())

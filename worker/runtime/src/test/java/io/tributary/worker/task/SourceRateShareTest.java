@@ -2,7 +2,6 @@ package io.tributary.worker.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.connect.SinkConnector;
 import io.tributary.connect.SourceSplit;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.ExecutionPlan;
@@ -13,7 +12,6 @@ import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.TaskDeployment;
 import io.tributary.state.KeyGroups;
-import io.tributary.state.heap.HeapStateBackendFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,16 +62,7 @@ class SourceRateShareTest {
       tasks.add(new TaskDeployment(0, i, "w", KeyGroups.rangeFor(128, parallelism, i), mine, null));
     }
     AttemptDeployment deployment = new AttemptDeployment(new AttemptId("rate", 0), plan, null, List.of(), tasks);
-    SinkConnector blackhole = ConnectorFactory.standard().sink(sink);
-    TaskGraph graph = TaskGraph.build(deployment, "w", new TaskGraph.Environment(
-        Map.of("heap", new HeapStateBackendFactory()), ConnectorFactory.standard(), Map.of("out", blackhole), 2, null,
-        new StreamTask.TaskListener() {
-          @Override
-          public void finished(StreamTask task) {}
-
-          @Override
-          public void failed(StreamTask task, Throwable error) {}
-        }));
+    TaskGraph graph = UnstartedGraphs.build(deployment, sink);
     return graph.tasks().stream().map(t -> ((SourceInput) t.input()).recordsPerSecond()).toList();
   }
 }
