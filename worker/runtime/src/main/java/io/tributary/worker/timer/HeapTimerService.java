@@ -73,7 +73,7 @@ public final class HeapTimerService implements TaskTimers {
   private static final int RECENT_NAMESPACES = 8;
 
   private final KeyedStateBackend backend;
-  /** The live timers, in time order: a snapshot copies its array, so its task-thread part is a memory copy. */
+  /** The live timers, in time order: a snapshot copies its arrays, so its task-thread part is memory copies. */
   private final TimerHeap queue = new TimerHeap();
   /** The live timers, each its own entry in {@link #queue}. */
   private final TimerSet live = new TimerSet();
