@@ -1,6 +1,9 @@
 package io.tributary.state;
 
-/** MurmurHash3 x86_32 over a byte range: the hash of contract C1. Pure and allocation-free. */
+/**
+ * MurmurHash3 x86_32 over a byte range: the hash of contract C1; and its 64-bit finalizer. Pure and
+ * allocation-free.
+ */
 public final class Murmur3 {
   private static final int C1 = 0xcc9e2d51;
   private static final int C2 = 0x1b873593;
@@ -31,6 +34,15 @@ public final class Murmur3 {
         break;
     }
     return fmix(h ^ length);
+  }
+
+  /** Murmur3's 64-bit finalizer: a cheap bijection on longs whose every input bit moves every output bit. */
+  public static long fmix64(long h) {
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    return h ^ (h >>> 33);
   }
 
   private static int mixK(int k) {

@@ -27,7 +27,8 @@ final class ExchangeOutput {
   ExchangeOutput(EdgePlan edge, List<ElementWriter> writers, int maxParallelism, int subtaskIndex,
       Projection projection) {
     this.projection = projection;
-    this.partitioning = edge.partitioning();
+    // with one receiver, which owns every key group, a hash exchange routes as a forward one: no key taken
+    this.partitioning = writers.size() == 1 ? EdgePlan.Partitioning.FORWARD : edge.partitioning();
     this.writers = writers.toArray(new ElementWriter[0]);
     this.keySelector = new KeySelector(edge.keyFields());
     this.maxParallelism = maxParallelism;
@@ -47,9 +48,6 @@ final class ExchangeOutput {
   private int target(Record record) {
     switch (partitioning) {
       case HASH: {
-        if (writers.length == 1) {
-          return 0; // the one receiver owns every key group: no key needed (it takes the key itself)
-        }
         int keyGroup = keySelector.keyOf(record).keyGroup(maxParallelism);
         return KeyGroups.subtaskFor(keyGroup, maxParallelism, writers.length);
       }

@@ -1,6 +1,7 @@
 package io.tributary.worker.timer;
 
 import io.tributary.state.Key;
+import io.tributary.state.Murmur3;
 import io.tributary.worker.operator.Timer;
 import java.util.Arrays;
 
@@ -102,11 +103,9 @@ final class TimerHeap {
     c.members[c.size++] = e;
   }
 
-  /** Murmur3's 64-bit finalizer: window ends are multiples of a second, which simpler hashes bunch up. */
+  /** By Murmur3's 64-bit finalizer: window ends are multiples of a second, which simpler hashes bunch up. */
   private static int recentSlot(long time) {
-    long h = (time ^ (time >>> 33)) * 0xff51afd7ed558ccdL;
-    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
-    return (int) (h ^ (h >>> 33)) & (RECENT - WAYS); // the first of WAYS consecutive slots
+    return (int) Murmur3.fmix64(time) & (RECENT - WAYS); // the first of WAYS consecutive slots
   }
 
   /** The earliest timer, or null when empty. */

@@ -120,11 +120,6 @@ final class KeyFilter {
 
   /** The 64-bit hash of a key of a state: murmur3's 64-bit finaliser over both (a bijection). */
   static long hash(int stateId, int keyHash) {
-    long h = (long) stateId << 32 | (keyHash & 0xffffffffL);
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    return h ^ (h >>> 33);
+    return Murmur3.fmix64((long) stateId << 32 | (keyHash & 0xffffffffL));
   }
 }

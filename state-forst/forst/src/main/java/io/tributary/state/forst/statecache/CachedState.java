@@ -2,6 +2,7 @@ package io.tributary.state.forst.statecache;
 
 import io.tributary.state.Combiner;
 import io.tributary.state.Key;
+import io.tributary.state.Murmur3;
 import io.tributary.state.forst.rocks.KeyPresence;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -379,11 +380,7 @@ abstract class CachedState<N> {
    * that comes every other time).
    */
   private boolean foldThisOne() {
-    long h = ++partialWriteDowns;
-    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
-    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return Long.remainderUnsigned(h, FOLD_EVERY) == 0;
+    return Long.remainderUnsigned(Murmur3.fmix64(++partialWriteDowns), FOLD_EVERY) == 0;
   }
 
   /** Writes {@code s} down and forgets it (the cache has already unlinked and uncounted it). */
