@@ -68,9 +68,9 @@ final class CachedListState<T> extends CachedState<Object> implements ListState<
 
   @Override
   void loadAll(Slot<Object> s) {
-    if (!s.entries.containsKey(NO_NAMESPACE)) {
+    if (s.entry(NO_NAMESPACE) == null) {
       Object v = load(NO_NAMESPACE);
-      s.entries.put(NO_NAMESPACE, new Entry(v, false, v != null));
+      s.add(new Entry(NO_NAMESPACE, v, false, v != null));
     }
   }
 }

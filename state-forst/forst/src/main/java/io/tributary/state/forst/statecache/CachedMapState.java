@@ -70,11 +70,12 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
       return List.of();
     }
     List<Map.Entry<K, V>> out = new ArrayList<>();
-    for (Map.Entry<K, Entry> me : s.entries.entrySet()) {
-      if (me.getValue().live()) {
-        out.add(new AbstractMap.SimpleImmutableEntry<>(me.getKey(), (V) valueOf(me.getKey(), me.getValue())));
+    s.forEachEntry(e -> {
+      if (e.live()) {
+        K k = (K) e.ns;
+        out.add(new AbstractMap.SimpleImmutableEntry<>(k, (V) valueOf(k, e)));
       }
-    }
+    });
     used(s);
     return out;
   }
@@ -85,18 +86,23 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
     if (s == null) {
       return true;
     }
-    boolean empty = s.entries.values().stream().noneMatch(Entry::live);
+    boolean[] live = {false};
+    s.forEachEntry(e -> live[0] |= e.live());
+    boolean empty = !live[0];
     used(s);
     return empty;
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public void clear() {
     Slot<K> s = completeSlot();
     if (s == null) {
       return;
     }
-    for (K k : new ArrayList<>(s.entries.keySet())) {
+    List<K> keys = new ArrayList<>(s.size());
+    s.forEachEntry(e -> keys.add((K) e.ns));
+    for (K k : keys) {
       write(k, null);
     }
     used(s);
@@ -126,8 +132,8 @@ final class CachedMapState<K, V> extends CachedState<K> implements MapState<K, V
   @Override
   void loadAll(Slot<K> s) {
     for (Map.Entry<K, V> e : inner.entries()) {
-      if (!s.entries.containsKey(e.getKey())) {
-        s.entries.put(e.getKey(), new Entry(e.getValue(), false, true));
+      if (s.entry(e.getKey()) == null) {
+        s.add(new Entry(e.getKey(), e.getValue(), false, true));
       }
     }
   }

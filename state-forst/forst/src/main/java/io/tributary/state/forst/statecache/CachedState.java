@@ -6,7 +6,6 @@ import io.tributary.state.Murmur3;
 import io.tributary.state.forst.rocks.KeyPresence;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -139,7 +138,7 @@ abstract class CachedState<N> {
       cache.hit();
       return null;
     }
-    Entry e = s.entries.get(ns);
+    Entry e = s.entry(ns);
     if (e == null) {
       if (s.complete) {
         cache.hit();
@@ -147,9 +146,9 @@ abstract class CachedState<N> {
         return null;
       }
       cache.miss();
-      e = new Entry(loadBelow(ns), false, true);
+      e = new Entry(ns, loadBelow(ns), false, true);
       e.stored = e.value != null;
-      s.entries.put(ns, e);
+      s.add(e);
       cache.added(1);
     } else {
       valueOf(ns, e);
@@ -171,12 +170,12 @@ abstract class CachedState<N> {
     }
     Objects.requireNonNull(delta, "state values must not be null");
     Slot<N> s = slotOrCreate();
-    Entry e = s.entries.get(ns);
+    Entry e = s.entry(ns);
     boolean had;
     if (e == null) {
       had = false;
-      e = s.complete ? new Entry(delta, true, false) : partial(delta);
-      s.entries.put(ns, e);
+      e = s.complete ? new Entry(ns, delta, true, false) : partial(ns, delta);
+      s.add(e);
       cache.added(1);
     } else if (e.partial) {
       had = true;
@@ -185,7 +184,7 @@ abstract class CachedState<N> {
       added.add(delta);
     } else if (e.value == Entry.UNLOADED) {
       had = true;
-      e.value = partial(delta).value;
+      e.value = partial(ns, delta).value;
       e.partial = true;
     } else if (e.value == null) {
       had = false;
@@ -203,10 +202,10 @@ abstract class CachedState<N> {
     return had;
   }
 
-  private static Entry partial(Object delta) {
+  private static Entry partial(Object ns, Object delta) {
     List<Object> added = new ArrayList<>(2);
     added.add(delta);
-    Entry e = new Entry(added, true, true);
+    Entry e = new Entry(ns, added, true, true);
     e.partial = true;
     return e;
   }
@@ -227,15 +226,15 @@ abstract class CachedState<N> {
   /** Sets {@code ns} of the current key to {@code value}; null removes it. Nothing is written below. */
   final void write(N ns, Object value) {
     Slot<N> s = slotOrCreate();
-    Entry e = s.entries.get(ns);
+    Entry e = s.entry(ns);
     if (e == null) {
       if (value == null && s.complete) {
         cache.touch(s);
         return;
       }
       // when the slot is incomplete the layer below may hold ns: a removal must reach it
-      e = new Entry(null, false, !s.complete);
-      s.entries.put(ns, e);
+      e = new Entry(ns, null, false, !s.complete);
+      s.add(e);
       cache.added(1);
     }
     e.value = value;
@@ -248,9 +247,9 @@ abstract class CachedState<N> {
     if (value == null && !e.dirty && s.complete) {
       // absent here and below: a complete slot implies that, so keep no entry (session windows
       // replace one window by another on every record)
-      s.entries.remove(ns);
+      s.remove(ns);
       cache.added(-1);
-      if (s.entries.isEmpty() && forgetIfNothingBelow(s)) {
+      if (s.isEmpty() && forgetIfNothingBelow(s)) {
         return;
       }
     }
@@ -264,11 +263,11 @@ abstract class CachedState<N> {
   final Slot<N> completeSlot() {
     Slot<N> s = slotToRead();
     if (s != null && !s.complete) {
-      int before = s.entries.size();
+      int before = s.size();
       backend.innerAtCurrentKey();
       loadAll(s);
       s.complete = true;
-      cache.added(s.entries.size() - before);
+      cache.added(s.size() - before);
     }
     return s;
   }
@@ -312,7 +311,7 @@ abstract class CachedState<N> {
   final void flush(Slot<N> s) {
     int dropped = writeDown(s, s.complete);
     cache.added(-dropped);
-    if (s.complete && s.entries.isEmpty()) {
+    if (s.complete && s.isEmpty()) {
       forgetIfNothingBelow(s);
     }
   }
@@ -339,39 +338,38 @@ abstract class CachedState<N> {
   /** Writes the dirty entries of {@code s} below; with {@code dropRemovals}, drops those that were removals. */
   private int writeDown(Slot<N> s, boolean dropRemovals) {
     backend.innerAt(s.key);
-    int dropped = 0;
-    for (Iterator<Map.Entry<N, Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<N, Entry> me = it.next();
-      Entry e = me.getValue();
-      if (e.partial && !foldThisOne()) {
-        @SuppressWarnings("unchecked")
-        List<Object> added = (List<Object>) e.value;
-        for (Object delta : added) {
-          addBelow(me.getKey(), delta);
-        }
-        e.value = Entry.UNLOADED; // below now, with whatever was there
-        e.partial = false;
-        e.dirty = false;
-        s.below = true;
-        continue;
-      }
-      if (e.partial) { // the FOLD_EVERY-th: fold what is below too, so that it stays one value
-        cache.miss();
-        resolve(me.getKey(), e);
-      }
-      if (e.dirty) {
-        store(me.getKey(), e.value);
-        e.dirty = false;
-        e.stored = e.value != null;
-        s.below |= e.stored;
-        if (e.value == null && dropRemovals) {
-          it.remove();
-          dropped++;
-        }
-      }
-    }
+    int dropped = s.removeIf(e -> writeDown(s, e) && dropRemovals);
     cache.cleaned(s);
     return dropped;
+  }
+
+  /** Writes {@code e} of {@code s} below if it is dirty; returns whether it was a removal. */
+  @SuppressWarnings("unchecked")
+  private boolean writeDown(Slot<N> s, Entry e) {
+    N ns = (N) e.ns;
+    if (e.partial && !foldThisOne()) {
+      List<Object> added = (List<Object>) e.value;
+      for (Object delta : added) {
+        addBelow(ns, delta);
+      }
+      e.value = Entry.UNLOADED; // below now, with whatever was there
+      e.partial = false;
+      e.dirty = false;
+      s.below = true;
+      return false;
+    }
+    if (e.partial) { // the FOLD_EVERY-th: fold what is below too, so that it stays one value
+      cache.miss();
+      resolve(ns, e);
+    }
+    if (!e.dirty) {
+      return false;
+    }
+    store(ns, e.value);
+    e.dirty = false;
+    e.stored = e.value != null;
+    s.below |= e.stored;
+    return e.value == null;
   }
 
   /**

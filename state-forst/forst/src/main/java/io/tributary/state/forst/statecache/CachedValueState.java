@@ -46,9 +46,9 @@ final class CachedValueState<T> extends CachedState<Object> implements ValueStat
 
   @Override
   void loadAll(Slot<Object> s) {
-    if (!s.entries.containsKey(NO_NAMESPACE)) {
+    if (s.entry(NO_NAMESPACE) == null) {
       Object v = inner.value();
-      s.entries.put(NO_NAMESPACE, new Entry(v, false, v != null));
+      s.add(new Entry(NO_NAMESPACE, v, false, v != null));
     }
   }
 }

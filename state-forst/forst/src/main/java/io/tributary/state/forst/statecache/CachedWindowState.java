@@ -5,7 +5,6 @@ import io.tributary.state.WindowState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A cached {@link WindowState}: one entry per window. {@link #get} and {@link #put} (the window
@@ -61,17 +60,18 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public Collection<W> windows() {
     Slot<W> s = completeSlot();
     if (s == null) {
       return new ArrayList<>();
     }
-    List<W> out = new ArrayList<>(s.entries.size());
-    for (Map.Entry<W, Entry> me : s.entries.entrySet()) {
-      if (me.getValue().live()) {
-        out.add(me.getKey());
+    List<W> out = new ArrayList<>(s.size());
+    s.forEachEntry(e -> {
+      if (e.live()) {
+        out.add((W) e.ns);
       }
-    }
+    });
     used(s);
     return out;
   }
@@ -100,8 +100,8 @@ final class CachedWindowState<W, A> extends CachedState<W> implements WindowStat
   @Override
   void loadAll(Slot<W> s) {
     for (W w : inner.windows()) {
-      if (!s.entries.containsKey(w)) {
-        s.entries.put(w, new Entry(Entry.UNLOADED, false, true));
+      if (s.entry(w) == null) {
+        s.add(new Entry(w, Entry.UNLOADED, false, true));
       }
     }
   }

@@ -1,7 +1,8 @@
 package io.tributary.state.forst.statecache;
 
 /**
- * One cached (state, key, namespace) entry.
+ * One cached (state, key, namespace) entry; it knows its namespace, so that a slot with one entry
+ * needs no map.
  *
  * <ul>
  *   <li>{@code value}: the object, {@code null} when the entry is absent (a tombstone when dirty, a
@@ -25,12 +26,14 @@ final class Entry {
     }
   };
 
+  final Object ns;
   Object value;
   boolean dirty;
   boolean stored;
   boolean partial;
 
-  Entry(Object value, boolean dirty, boolean stored) {
+  Entry(Object ns, Object value, boolean dirty, boolean stored) {
+    this.ns = ns;
     this.value = value;
     this.dirty = dirty;
     this.stored = stored;

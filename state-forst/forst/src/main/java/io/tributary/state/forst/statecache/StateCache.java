@@ -106,7 +106,7 @@ final class StateCache {
     while (entries > maxEntries && lru.next != lru) {
       Slot<?> s = lru.next;
       unlink(s);
-      entries -= s.entries.size() + 1;
+      entries -= s.size() + 1;
       evictions++;
       s.evict();
     }
@@ -161,7 +161,7 @@ final class StateCache {
       unlink(s);
     }
     cleaned(s); // a slot left without entries may still be marked dirty: nothing of it is left to write
-    entries -= s.entries.size() + 1;
+    entries -= s.size() + 1;
   }
 
   /** Forgets every slot without writing anything. */
@@ -192,7 +192,7 @@ final class StateCache {
   long recount() {
     long n = 0;
     for (Slot<?> s = lru.next; s != lru; s = s.next) {
-      n += s.entries.size() + 1;
+      n += s.size() + 1;
     }
     return n;
   }
