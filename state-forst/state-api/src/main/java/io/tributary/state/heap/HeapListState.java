@@ -64,7 +64,7 @@ final class HeapListState<T> implements ListState<T>, HeapState {
 
   @Override
   public long entryCount(int groupIndex) {
-    return table.group(groupIndex).size();
+    return table.size(groupIndex);
   }
 
   @Override

@@ -49,7 +49,7 @@ final class HeapValueState<T> implements ValueState<T>, HeapState {
 
   @Override
   public long entryCount(int groupIndex) {
-    return table.group(groupIndex).size();
+    return table.size(groupIndex);
   }
 
   @Override

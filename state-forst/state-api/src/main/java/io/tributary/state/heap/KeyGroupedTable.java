@@ -4,70 +4,69 @@ import io.tributary.state.Key;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The entries of one state, split by key group: an array of maps indexed by
+ * The entries of one state, split by key group: an array of {@link KeyTable}s indexed by
  * {@code keyGroup - range.start}, so that a whole key group can be moved (rescaling) without
- * looking at the others. Maps are created on first write.
+ * looking at the others. Tables are created on first write.
  *
  * @param <S> the per-key value (a value, a list, a map of namespaces...)
  */
 final class KeyGroupedTable<S> {
-  private final Map<Key, S>[] groups;
+  private final KeyTable<S>[] groups;
 
   @SuppressWarnings("unchecked")
   KeyGroupedTable(int keyGroupCount) {
-    this.groups = new Map[keyGroupCount];
+    this.groups = new KeyTable[keyGroupCount];
   }
 
   S get(int groupIndex, Key key) {
-    Map<Key, S> g = groups[groupIndex];
+    KeyTable<S> g = groups[groupIndex];
     return g == null ? null : g.get(key);
   }
 
   void put(int groupIndex, Key key, S value) {
-    Map<Key, S> g = groups[groupIndex];
+    KeyTable<S> g = groups[groupIndex];
     if (g == null) {
-      g = new HashMap<>();
+      g = new KeyTable<>();
       groups[groupIndex] = g;
     }
     g.put(key, value);
   }
 
   void remove(int groupIndex, Key key) {
-    Map<Key, S> g = groups[groupIndex];
+    KeyTable<S> g = groups[groupIndex];
     if (g != null) {
       g.remove(key);
     }
   }
 
-  /** The entries of one key group (empty when it holds none); a live view. */
-  Map<Key, S> group(int groupIndex) {
-    Map<Key, S> g = groups[groupIndex];
-    return g == null ? Map.of() : g;
+  /** The number of keys with an entry in one key group. */
+  int size(int groupIndex) {
+    KeyTable<S> g = groups[groupIndex];
+    return g == null ? 0 : g.size();
   }
 
   /** Sum of {@code weight} over every entry of every key group. */
   long count(ToLongFunction<S> weight) {
     long n = 0;
-    for (Map<Key, S> g : groups) {
-      if (g != null) {
-        for (S s : g.values()) {
-          n += weight.applyAsLong(s);
-        }
-      }
+    for (int i = 0; i < groups.length; i++) {
+      n += count(i, weight);
     }
     return n;
   }
 
   /** Sum of {@code weight} over the entries of one key group. */
   long count(int groupIndex, ToLongFunction<S> weight) {
+    KeyTable<S> g = groups[groupIndex];
     long n = 0;
-    for (S s : group(groupIndex).values()) {
-      n += weight.applyAsLong(s);
+    if (g != null) {
+      for (int i = 0; i < g.capacity(); i++) {
+        if (g.keyAt(i) != null) {
+          n += weight.applyAsLong(g.valueAt(i));
+        }
+      }
     }
     return n;
   }
@@ -81,13 +80,19 @@ final class KeyGroupedTable<S> {
    * and bytes) followed by what {@code value} writes.
    */
   void write(int groupIndex, DataOutput out, ValueWriter<S> value) throws IOException {
-    Map<Key, S> g = group(groupIndex);
-    out.writeInt(g.size());
-    for (Map.Entry<Key, S> e : g.entrySet()) {
-      byte[] key = e.getKey().bytes();
-      out.writeInt(key.length);
-      out.write(key);
-      value.write(e.getValue(), out);
+    KeyTable<S> g = groups[groupIndex];
+    out.writeInt(g == null ? 0 : g.size());
+    if (g == null) {
+      return;
+    }
+    for (int i = 0; i < g.capacity(); i++) {
+      Key k = g.keyAt(i);
+      if (k != null) {
+        byte[] key = k.bytes();
+        out.writeInt(key.length);
+        out.write(key);
+        value.write(g.valueAt(i), out);
+      }
     }
   }
 
