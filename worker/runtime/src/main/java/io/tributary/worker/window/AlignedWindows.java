@@ -5,15 +5,23 @@ package io.tributary.worker.window;
  * {@code slide} and lasts {@code size} (tumbling: {@code slide == size}).
  *
  * <p>The windows of the last call are cached, so consecutive records of the same slide period
- * share one array and allocate nothing. The returned array must not be modified.
+ * share one array and allocate nothing. The returned array must not be modified. The windows
+ * themselves are kept by start for {@link #RECENT} slides, so a window is one object whichever
+ * record's call made it: a key's window state finds a window by reference, not by comparing it to
+ * each window of the key (a sliding window's next slide shares all its windows but one with this
+ * one, and records a little out of order go back to an earlier slide).
  */
 final class AlignedWindows implements WindowAssigner {
   private static final TimeWindow[] NONE = new TimeWindow[0];
 
   private final long size;
   private final long slide;
+  /** How many slides' windows are kept by start, a power of two. */
+  static final int RECENT = 64;
   private long cachedLastStart;
   private TimeWindow[] cached;
+  /** The window starting at {@code start} in place {@code floorDiv(start, slide) % RECENT}, or null. */
+  private final TimeWindow[] recent = new TimeWindow[RECENT];
 
   AlignedWindows(long size, long slide) {
     if (size <= 0 || slide <= 0) {
@@ -38,11 +46,21 @@ final class AlignedWindows implements WindowAssigner {
     }
     TimeWindow[] windows = count == 0 ? NONE : new TimeWindow[count];
     for (int i = 0; i < count; i++) {
-      long start = lastStart - i * slide;
-      windows[i] = new TimeWindow(start, start + size);
+      windows[i] = window(lastStart - i * slide);
     }
     cachedLastStart = lastStart;
     cached = windows;
     return windows;
+  }
+
+  /** The window that starts at {@code start}, a multiple of the slide: the one made last time if kept. */
+  private TimeWindow window(long start) {
+    int place = (int) Math.floorDiv(start, slide) & (RECENT - 1);
+    TimeWindow w = recent[place];
+    if (w == null || w.start() != start) {
+      w = new TimeWindow(start, start + size);
+      recent[place] = w;
+    }
+    return w;
   }
 }

@@ -34,4 +34,22 @@ class AlignedWindowsTest {
       }
     }
   }
+
+  /** A window is one object across calls for other slides, as long as it is among the recent ones. */
+  @Test
+  void givesTheSameWindowObjectToRecordsOfOtherSlides() {
+    AlignedWindows windows = new AlignedWindows(10, 2);
+    TimeWindow[] first = windows.assign(100); // [100, 110) back to [92, 102)
+    TimeWindow[] next = windows.assign(103); // [102, 112) back to [94, 104)
+    TimeWindow[] back = windows.assign(101); // the slide of the first call again
+    assertThat(next[1]).isSameAs(first[0]);
+    assertThat(next[4]).isSameAs(first[3]);
+    for (int i = 0; i < first.length; i++) {
+      assertThat(back[i]).isSameAs(first[i]);
+    }
+    // far away: the places were taken by other windows, which are made anew, equal
+    windows.assign(100 + 2 * AlignedWindows.RECENT);
+    TimeWindow[] again = windows.assign(100);
+    assertThat(again[0]).isEqualTo(first[0]).isNotSameAs(first[0]);
+  }
 }
