@@ -51,7 +51,7 @@ final class Slot<N> {
       return many.get(ns);
     }
     Entry e = one;
-    return e != null && (e.ns == ns || e.ns.equals(ns)) ? e : null;
+    return e != null && (e.ns == ns || (e.ns != null && e.ns.equals(ns))) ? e : null;
   }
 
   /** Adds {@code e}, whose namespace has no entry here yet. */
