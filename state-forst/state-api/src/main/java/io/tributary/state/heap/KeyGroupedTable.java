@@ -1,6 +1,7 @@
 package io.tributary.state.heap;
 
 import io.tributary.state.Key;
+import io.tributary.state.KeyTable;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

@@ -1,13 +1,11 @@
 package io.tributary.state.forst.statecache;
 
 import io.tributary.state.Combiner;
-import io.tributary.state.Key;
+import io.tributary.state.KeyTable;
 import io.tributary.state.Murmur3;
 import io.tributary.state.forst.rocks.KeyPresence;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -30,7 +28,7 @@ abstract class CachedState<N> {
   static final int FOLD_EVERY = 8;
   final CachingKeyedStateBackend backend;
   private final StateCache cache;
-  private final Map<Key, Slot<N>> slots = new HashMap<>();
+  private final KeyTable<Slot<N>> slots = new KeyTable<>();
   private Slot<N> current;
   private long currentVersion = -1;
   private final KeyPresence presence;

@@ -1,11 +1,9 @@
-package io.tributary.state.heap;
-
-import io.tributary.state.Key;
+package io.tributary.state;
 
 /**
- * The per-key values of one state in one key group: an open addressing hash map (linear probing,
- * deletion by shifting back, at most half full) with the keys' hashes in an array beside keys and
- * values. A probe compares hashes from that array and reads a key only when its hash matches, and an
+ * Values by {@link Key} (a heap state's keys of one key group, the state cache's slots): an open
+ * addressing hash map (linear probing, deletion by shifting back, at most half full) with the keys'
+ * hashes in an array beside keys and values. A probe compares hashes from that array and reads a key only when its hash matches, and an
  * entry costs three array slots and no node object: in a {@code HashMap} every lookup went through
  * a node to reach the key, and every key's node was one more object for the collector.
  *
@@ -13,9 +11,9 @@ import io.tributary.state.Key;
  * modulo the maximum parallelism), so slots are taken from the high bits of the hash times the
  * golden ratio. Not thread-safe; null keys and values are not allowed.
  *
- * @param <S> the per-key value
+ * @param <S> the value per key
  */
-final class KeyTable<S> {
+public final class KeyTable<S> {
   private Key[] keys = new Key[8];
   private Object[] values = new Object[8];
   private int[] hashes = new int[8];
@@ -23,13 +21,13 @@ final class KeyTable<S> {
   private int shift = 32 - 3;
   private int size;
 
-  int size() {
+  public int size() {
     return size;
   }
 
   /** The value of {@code key}, or null. */
   @SuppressWarnings("unchecked")
-  S get(Key key) {
+  public S get(Key key) {
     int h = key.hashCode();
     for (int i = slot(h); keys[i] != null; i = (i + 1) & mask) {
       if (hashes[i] == h && (keys[i] == key || keys[i].equals(key))) {
@@ -40,7 +38,7 @@ final class KeyTable<S> {
   }
 
   /** Sets the value of {@code key}. */
-  void put(Key key, S value) {
+  public void put(Key key, S value) {
     int h = key.hashCode();
     int i = slot(h);
     for (Key k; (k = keys[i]) != null; i = (i + 1) & mask) {
@@ -58,7 +56,7 @@ final class KeyTable<S> {
   }
 
   /** Removes {@code key} and its value, if it is here. */
-  void remove(Key key) {
+  public void remove(Key key) {
     int h = key.hashCode();
     for (int i = slot(h); keys[i] != null; i = (i + 1) & mask) {
       if (hashes[i] == h && (keys[i] == key || keys[i].equals(key))) {
@@ -69,19 +67,26 @@ final class KeyTable<S> {
   }
 
   /** The number of slots: entries are at the indexes below it where {@link #keyAt} is not null. */
-  int capacity() {
+  public int capacity() {
     return keys.length;
   }
 
   /** The key in slot {@code i}, or null when the slot is empty. */
-  Key keyAt(int i) {
+  public Key keyAt(int i) {
     return keys[i];
   }
 
   /** The value in slot {@code i} (null when the slot is empty). */
   @SuppressWarnings("unchecked")
-  S valueAt(int i) {
+  public S valueAt(int i) {
     return (S) values[i];
+  }
+
+  /** Removes every entry. */
+  public void clear() {
+    java.util.Arrays.fill(keys, null);
+    java.util.Arrays.fill(values, null);
+    size = 0;
   }
 
   /** Empties slot {@code i}, shifting back the entries after it that probed past it. */

@@ -1,8 +1,7 @@
-package io.tributary.state.heap;
+package io.tributary.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.state.Key;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
