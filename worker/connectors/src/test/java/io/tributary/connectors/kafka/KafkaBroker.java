@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -104,6 +106,15 @@ public final class KafkaBroker implements AutoCloseable {
         }
         Thread.onSpinWait();
       }
+      // The broker's metadata names the leaders a moment before the partitions serve as leaders; a
+      // producer writing in that moment can have its first request refused and a later one taken,
+      // then retries the first forever with an out-of-order sequence (the broker's KAFKA-15591).
+      // Listing offsets needs a serving leader, and the admin client retries until there is one.
+      Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+      for (int p = 0; p < partitions; p++) {
+        latest.put(new TopicPartition(name, p), OffsetSpec.latest());
+      }
+      admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("cannot create topic " + name, e);
     } catch (InterruptedException e) {
