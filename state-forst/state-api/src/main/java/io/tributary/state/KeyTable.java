@@ -1,11 +1,14 @@
 package io.tributary.state;
 
+import java.util.Arrays;
+
 /**
  * Values by {@link Key} (a heap state's keys of one key group, the state cache's slots): an open
  * addressing hash map (linear probing, deletion by shifting back, at most half full) with the keys'
- * hashes in an array beside keys and values. A probe compares hashes from that array and reads a key only when its hash matches, and an
- * entry costs three array slots and no node object: in a {@code HashMap} every lookup went through
- * a node to reach the key, and every key's node was one more object for the collector.
+ * hashes in an array beside keys and values. A probe compares hashes from that array and reads a
+ * key only when its hash matches, and an entry costs three array slots and no node object: in a
+ * {@code HashMap} every lookup went through a node to reach the key, and every key's node was one
+ * more object for the collector.
  *
  * <p>The keys of one key group share the low bits of their murmur3 hash (the key group is that hash
  * modulo the maximum parallelism), so slots are taken from the high bits of the hash times the
@@ -28,13 +31,8 @@ public final class KeyTable<S> {
   /** The value of {@code key}, or null. */
   @SuppressWarnings("unchecked")
   public S get(Key key) {
-    int h = key.hashCode();
-    for (int i = slot(h); keys[i] != null; i = (i + 1) & mask) {
-      if (hashes[i] == h && (keys[i] == key || keys[i].equals(key))) {
-        return (S) values[i];
-      }
-    }
-    return null;
+    int i = find(key);
+    return i < 0 ? null : (S) values[i];
   }
 
   /** Sets the value of {@code key}. */
@@ -57,13 +55,21 @@ public final class KeyTable<S> {
 
   /** Removes {@code key} and its value, if it is here. */
   public void remove(Key key) {
+    int i = find(key);
+    if (i >= 0) {
+      removeAt(i);
+    }
+  }
+
+  /** The slot holding {@code key}, or -1. */
+  private int find(Key key) {
     int h = key.hashCode();
     for (int i = slot(h); keys[i] != null; i = (i + 1) & mask) {
       if (hashes[i] == h && (keys[i] == key || keys[i].equals(key))) {
-        removeAt(i);
-        return;
+        return i;
       }
     }
+    return -1;
   }
 
   /** The number of slots: entries are at the indexes below it where {@link #keyAt} is not null. */
@@ -84,8 +90,8 @@ public final class KeyTable<S> {
 
   /** Removes every entry. */
   public void clear() {
-    java.util.Arrays.fill(keys, null);
-    java.util.Arrays.fill(values, null);
+    Arrays.fill(keys, null);
+    Arrays.fill(values, null);
     size = 0;
   }
 

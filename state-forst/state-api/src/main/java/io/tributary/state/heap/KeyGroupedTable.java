@@ -82,10 +82,11 @@ final class KeyGroupedTable<S> {
    */
   void write(int groupIndex, DataOutput out, ValueWriter<S> value) throws IOException {
     KeyTable<S> g = groups[groupIndex];
-    out.writeInt(g == null ? 0 : g.size());
     if (g == null) {
+      out.writeInt(0);
       return;
     }
+    out.writeInt(g.size());
     for (int i = 0; i < g.capacity(); i++) {
       Key k = g.keyAt(i);
       if (k != null) {

@@ -13,11 +13,11 @@ package io.tributary.worker.window;
  */
 final class AlignedWindows implements WindowAssigner {
   private static final TimeWindow[] NONE = new TimeWindow[0];
+  /** How many slides' windows are kept by start, a power of two. */
+  static final int RECENT = 64;
 
   private final long size;
   private final long slide;
-  /** How many slides' windows are kept by start, a power of two. */
-  static final int RECENT = 64;
   private long cachedLastStart;
   private TimeWindow[] cached;
   /** The window starting at {@code start} in place {@code floorDiv(start, slide) % RECENT}, or null. */
