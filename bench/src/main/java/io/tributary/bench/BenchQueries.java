@@ -6,11 +6,14 @@ import java.util.List;
 /**
  * The queries {@code bench nexmark} runs: the Nexmark queries in SQL ({@link NexmarkSql}, the
  * suite's own queries as {@code examples/nexmark/} has them) and the two window workloads of
- * {@link NexmarkQueries}, {@code count} and {@code keyed-window}, that a plain loop can do too.
+ * {@link NexmarkQueries}, {@code count} and {@code keyed-window}, that a plain loop can do too, and
+ * {@code keyed-sliding}.
  */
 final class BenchQueries {
-  /** The queries that are job specs of {@link NexmarkQueries}, not SQL. */
+  /** The queries that are job specs of {@link NexmarkQueries}, not SQL, with a plain loop to compare with. */
   static final List<String> WINDOW_QUERIES = List.of("count", "keyed-window");
+  /** Window queries of {@link NexmarkQueries} without a plain loop to compare with. */
+  static final List<String> OTHER_QUERIES = List.of("keyed-sliding");
   /** The name that stands for every query. */
   static final String ALL = "all";
 
@@ -22,7 +25,7 @@ final class BenchQueries {
     for (String name : names) {
       List<String> these = name.equals(ALL) ? all() : List.of(name);
       for (String q : these) {
-        if (!NexmarkSql.NAMES.contains(q) && !WINDOW_QUERIES.contains(q)) {
+        if (!NexmarkSql.NAMES.contains(q) && !WINDOW_QUERIES.contains(q) && !OTHER_QUERIES.contains(q)) {
           throw new IllegalArgumentException("unknown query '" + q + "'; known: " + all() + " or " + ALL);
         }
         if (!out.contains(q)) {
@@ -37,6 +40,7 @@ final class BenchQueries {
   static List<String> all() {
     List<String> all = new ArrayList<>(NexmarkSql.NAMES);
     all.addAll(WINDOW_QUERIES);
+    all.addAll(OTHER_QUERIES);
     return all;
   }
 
@@ -51,7 +55,7 @@ final class BenchQueries {
 
   /** The same, {@code keyed-window} of the given shape. */
   static String spec(String name, long events, int parallelism, String stateBackend, NexmarkQueries.Shape shape) {
-    return WINDOW_QUERIES.contains(name) ? NexmarkQueries.spec(name, events, parallelism, stateBackend, shape)
+    return WINDOW_QUERIES.contains(name) || OTHER_QUERIES.contains(name) ? NexmarkQueries.spec(name, events, parallelism, stateBackend, shape)
         : NexmarkSql.spec(name, events, parallelism, stateBackend);
   }
 }

@@ -100,6 +100,14 @@ final class NexmarkQueries {
           - {id: windows, input: records, keyBy: [key], window: {type: tumbling, size: %WINDOW%}, aggregate: {n: "count(*)", total: "sum(value)"}}
         sinks: {out: {input: windows, type: blackhole}}
         """));
+    QUERIES.put("keyed-sliding", new Query(Input.RECORDS, """
+        # keyed-sliding: per key (of 10,000 unless --keys), count(*) and max(value) in windows of a minute
+        # every 5 s, so each record is in 12 windows; one record a millisecond: with --keys 1000, 5 records
+        # per key and slide (on the heap, the window's panes take them: one accumulator per record)
+        operators:
+          - {id: windows, input: records, keyBy: [key], window: {type: sliding, size: 60s, slide: 5s}, aggregate: {n: "count(*)", high: "max(value)"}}
+        sinks: {out: {input: windows, type: blackhole}}
+        """));
   }
 
   private NexmarkQueries() {}

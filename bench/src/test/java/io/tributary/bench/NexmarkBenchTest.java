@@ -24,8 +24,8 @@ class NexmarkBenchTest {
           .map(f -> f.replace(".sql", "")).toList();
       assertThat(NexmarkSql.NAMES).containsExactlyInAnyOrderElementsOf(examples);
     }
-    assertThat(BenchQueries.expand(List.of("all", "q5"))).startsWith("q0", "q1").endsWith("count", "keyed-window")
-        .doesNotHaveDuplicates().hasSize(NexmarkSql.NAMES.size() + 2);
+    assertThat(BenchQueries.expand(List.of("all", "q5"))).startsWith("q0", "q1").endsWith("count", "keyed-window", "keyed-sliding")
+        .doesNotHaveDuplicates().hasSize(NexmarkSql.NAMES.size() + 3);
     assertThatThrownBy(() -> BenchQueries.expand(List.of("q6"))).hasMessageContaining("unknown query 'q6'");
   }
 

@@ -54,7 +54,7 @@ final class AlignedWindows implements WindowAssigner {
   }
 
   /** The window that starts at {@code start}, a multiple of the slide: the one made last time if kept. */
-  private TimeWindow window(long start) {
+  TimeWindow window(long start) {
     int place = (int) Math.floorDiv(start, slide) & (RECENT - 1);
     TimeWindow w = recent[place];
     if (w == null || w.start() != start) {

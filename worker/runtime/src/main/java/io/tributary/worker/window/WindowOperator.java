@@ -18,7 +18,9 @@ import io.tributary.worker.aggregate.Accumulator;
 import io.tributary.worker.aggregate.AccumulatorCodec;
 import io.tributary.worker.aggregate.Aggregates;
 import io.tributary.worker.operator.TimerService;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Keyed event-time windows with incremental aggregates, with Flink's semantics (contract C4).
@@ -48,15 +50,37 @@ import java.util.List;
  * that adds without reading (forst), an accumulator per record and window while the window's end
  * is ahead, which the state folds in when it reads the window. Tumbling and sliding windows are
  * shared between records of the same slide period.
+ *
+ * <p><b>Panes.</b> On a state that reads what it adds (the heap), a sliding window whose size is a
+ * multiple of its slide is made of panes, windows one slide long: a record goes to its pane (one
+ * accumulator) instead of to each of its {@code size / slide} windows, and a window folds its
+ * panes into an accumulator of its own when it first fires. Once fired it is kept as before (within
+ * the allowed lateness, a record for it updates it and re-fires it), and the pane that starts with
+ * it is dropped (no later window holds it). Panes are taken only when every aggregate merges
+ * exactly (count, count distinct, min, max): a sum of doubles folded pane by pane could differ in
+ * its last bits from the record-by-record sum of Flink's windows. A window's timers stay those of the
+ * window (registered when its first pane appears), so state written per window, by an operator that
+ * does not slice, fires the same: a window that fires folds in whatever panes it has and whatever
+ * it holds itself.
  */
 public final class WindowOperator implements Operator {
   static final String STATE_NAME = "window-contents";
+  /** The aggregates whose accumulators merge to exactly what adding their records one by one gives. */
+  private static final Set<AggregatePlan.Function> MERGE_EXACTLY = EnumSet.of(AggregatePlan.Function.COUNT,
+      AggregatePlan.Function.COUNT_DISTINCT, AggregatePlan.Function.MIN, AggregatePlan.Function.MAX);
 
   private final WindowAggregatePlan plan;
   private final KeySelector keySelector;
   private final Aggregates aggregates;
   private final WindowResults results;
   private final WindowAssigner aligned;
+  /** The panes of a sliding window whose size is a multiple of its slide; null for other windows. */
+  private final AlignedWindows panes;
+  private final long slide;
+  /** Whether {@link #panes} may hold records (on a state that reads what it adds): windows fold them in as they fire. */
+  private boolean panesInState;
+  /** Whether records go to their pane (also: every aggregate merges exactly), not to each of their windows. */
+  private boolean slicing;
   private final long gap;
   private final long lateness;
   private KeyedStateBackend backend;
@@ -78,6 +102,9 @@ public final class WindowOperator implements Operator {
         plan.keyBy(), plan.aggregates().stream().map(AggregatePlan::name).toList(), aggregates);
     WindowPlan w = plan.window();
     this.aligned = WindowAssigner.of(w);
+    this.slide = w.slideMillis();
+    boolean madeOfPanes = w.type() == WindowPlan.Type.SLIDING && w.sizeMillis() > slide && w.sizeMillis() % slide == 0;
+    this.panes = madeOfPanes ? new AlignedWindows(slide, slide) : null;
     this.gap = w.gapMillis();
     if (aligned == null && gap <= 0) {
       throw new IllegalArgumentException("session gap must be positive, got " + gap);
@@ -100,6 +127,18 @@ public final class WindowOperator implements Operator {
     metrics = context.metrics();
     state = backend.windowState(STATE_NAME, TimeWindowCodec.INSTANCE, AccumulatorCodec.INSTANCE, this::combine);
     addBlind = state.addsWithoutReading();
+    panesInState = panes != null && !addBlind;
+    slicing = panesInState && plan.aggregates().stream().allMatch(a -> MERGE_EXACTLY.contains(a.function()));
+  }
+
+  /** Whether records go to their pane, not to each of their windows (see the class doc); after {@link #open}. */
+  boolean slicing() {
+    return slicing;
+  }
+
+  /** For tests: records to each of their windows even where panes would do (state written by an earlier version). */
+  void slicing(boolean on) {
+    slicing = on && panesInState;
   }
 
   /** Folds {@code delta} into {@code into} as session merging does: its records, and whether it is pending. */
@@ -143,6 +182,10 @@ public final class WindowOperator implements Operator {
       return false;
     }
     backend.setCurrentKey(keySelector.keyOf(record));
+    if (panesInState) {
+      addWithPanes(ts, windows, watermark, out);
+      return true;
+    }
     for (TimeWindow w : windows) {
       if (addBlind && w.maxTimestamp() > watermark) {
         addUnread(w, watermark); // not late, and its end not reached: nothing to emit now
@@ -156,6 +199,85 @@ public final class WindowOperator implements Operator {
       }
     }
     return true;
+  }
+
+  /**
+   * Adds the evaluated record where the state may hold panes. A window that fired (and is not late)
+   * takes it at once, into its own accumulator, as without panes: the task takes no record while
+   * timers of its watermark are due, so such a window has fired already, folding its panes in. The
+   * windows still ahead take it through its pane when slicing, else each into its own accumulator.
+   */
+  private void addWithPanes(long ts, TimeWindow[] windows, long watermark, Output out) {
+    for (TimeWindow w : windows) {
+      if (w.maxTimestamp() <= watermark && !isLate(w, watermark)) {
+        Accumulator acc = state.get(w);
+        if (acc == null) {
+          acc = aggregates.newAccumulator();
+          registerTimers(w, watermark);
+        }
+        update(w, acc, watermark, out);
+      }
+    }
+    if (windows[0].maxTimestamp() <= watermark) { // windows[0] ends last: every window has fired
+      return;
+    }
+    if (!slicing) {
+      for (TimeWindow w : windows) {
+        if (w.maxTimestamp() > watermark) {
+          Accumulator acc = state.get(w);
+          if (acc == null) {
+            acc = aggregates.newAccumulator();
+            registerTimers(w, watermark);
+          }
+          update(w, acc, watermark, out);
+        }
+      }
+      return;
+    }
+    TimeWindow pane = panes.window(windows[0].start()); // windows[0] starts with the record's pane
+    Accumulator acc = state.get(pane);
+    if (acc == null) {
+      acc = aggregates.newAccumulator();
+      registerPaneTimers(pane, windows, watermark);
+    }
+    aggregates.addTo(acc);
+    state.put(pane, acc);
+  }
+
+  /**
+   * Registers the timers of a new pane's windows that have not fired. Every window of the pane
+   * before it that has not fired has its timers already (registered when that pane appeared, when
+   * the window had not fired either), and they are all of this pane's windows but the one that starts
+   * with it: with the pane before it there, only that one is registered.
+   */
+  private void registerPaneTimers(TimeWindow pane, TimeWindow[] windows, long watermark) {
+    if (state.get(panes.window(pane.start() - slide)) != null) {
+      registerTimers(windows[0], watermark); // not fired: it ends last
+      return;
+    }
+    for (TimeWindow w : windows) {
+      if (w.maxTimestamp() > watermark) {
+        registerTimers(w, watermark);
+      }
+    }
+  }
+
+  /**
+   * {@code acc} (null: none) with the current key's panes of {@code w} merged in: what {@code w} holds
+   * before it first fires. Null when neither holds anything.
+   */
+  private Accumulator withPanes(TimeWindow w, Accumulator acc) {
+    for (long start = w.start(); start < w.end(); start += slide) {
+      Accumulator pane = state.get(panes.window(start));
+      if (pane != null) {
+        if (acc == null) {
+          acc = aggregates.newAccumulator();
+        }
+        aggregates.mergeInto(acc, pane);
+        acc.pending = true;
+      }
+    }
+    return acc;
   }
 
   /**
@@ -246,6 +368,12 @@ public final class WindowOperator implements Operator {
   public void onTimer(Timer timer, Output out) {
     TimeWindow w = (TimeWindow) timer.namespace();
     Accumulator acc = state.get(w);
+    if (panesInState && timer.time() == w.maxTimestamp()) { // the window fires for the first time
+      if (acc == null || acc.revision < 0) {
+        acc = withPanes(w, acc);
+      }
+      state.remove(panes.window(w.start())); // no later window holds the pane that starts with w
+    }
     if (acc == null) {
       return;
     }

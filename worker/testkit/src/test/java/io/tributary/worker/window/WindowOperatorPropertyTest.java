@@ -70,23 +70,27 @@ class WindowOperatorPropertyTest {
       List<Map<String, Object>> actual = run(plan, shuffled);
       String why = "seed " + seed + ", round " + round + ", window " + window;
       assertThat(actual).as(why).containsExactlyInAnyOrderElementsOf(expected);
-      assertThat(expected).as(why).containsExactlyInAnyOrderElementsOf(bruteForce(window, ordered));
+      assertThat(expected).as(why).containsExactlyInAnyOrderElementsOf(bruteForce(plan, ordered));
     }
   }
 
-  /** Count, sum and max per auction in {@code window}, with an allowed lateness of 0, 20 or 40. */
+  /**
+   * Count, sum and max per auction in {@code window}, or count, max and min (which a sliding window
+   * made of panes slices), with an allowed lateness of 0, 20 or 40.
+   */
   private static WindowAggregatePlan randomPlan(WindowPlan window, Random random) {
+    AggregatePlan third = random.nextBoolean() ? new AggregatePlan("total", Function.SUM, "price")
+        : new AggregatePlan("low", Function.MIN, "price");
     return new WindowAggregatePlan("w", List.of("auction"), window, random.nextInt(3) * 20L, "late", List.of(
-        new AggregatePlan("n", Function.COUNT, null),
-        new AggregatePlan("total", Function.SUM, "price"),
-        new AggregatePlan("high", Function.MAX, "price")));
+        new AggregatePlan("n", Function.COUNT, null), third, new AggregatePlan("high", Function.MAX, "price")));
   }
 
   private static WindowPlan randomWindow(Random random) {
     long size = 10 + random.nextInt(100);
     return switch (random.nextInt(4)) {
       case 0 -> WindowPlan.tumbling(size);
-      case 1 -> WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(5))));
+      case 1 -> random.nextBoolean() ? WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(5))))
+          : WindowPlan.sliding(size - size % 10, 10); // made of panes
       case 2 -> WindowPlan.cumulate(size * 4, size);
       default -> WindowPlan.session(1 + random.nextInt(40));
     };
@@ -140,7 +144,8 @@ class WindowOperatorPropertyTest {
     return maps(h.output());
   }
 
-  private static List<Map<String, Object>> bruteForce(WindowPlan window, List<Record> input) {
+  private static List<Map<String, Object>> bruteForce(WindowAggregatePlan plan, List<Record> input) {
+    WindowPlan window = plan.window();
     Map<List<Object>, List<Record>> byWindow = new TreeMap<>(Comparator.comparing(Object::toString));
     Map<Long, List<Record>> byKey = new TreeMap<>();
     for (Record r : input) {
@@ -161,8 +166,13 @@ class WindowOperatorPropertyTest {
       m.put("window_end", k.get(2));
       m.put("n", (long) records.size());
       List<Long> prices = records.stream().map(r -> (Long) r.get("price")).filter(p -> p != null).toList();
-      m.put("total", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).sum());
-      m.put("high", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).max().getAsLong());
+      Map<String, Object> aggregates = new HashMap<>();
+      aggregates.put("total", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).sum());
+      aggregates.put("high", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).max().getAsLong());
+      aggregates.put("low", prices.isEmpty() ? null : prices.stream().mapToLong(Long::longValue).min().getAsLong());
+      for (AggregatePlan a : plan.aggregates().subList(1, plan.aggregates().size())) {
+        m.put(a.name(), aggregates.get(a.name()));
+      }
       m.put("revision", 0L);
       out.add(m);
     });

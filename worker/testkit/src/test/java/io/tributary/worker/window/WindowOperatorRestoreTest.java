@@ -35,9 +35,20 @@ class WindowOperatorRestoreTest {
       new AggregatePlan("total", Function.SUM, "price"),
       new AggregatePlan("high", Function.MAX, "price"),
       new AggregatePlan("mean", Function.AVG, "price"));
+  /** Aggregates that merge exactly: a sliding window's records go to its panes (see {@link WindowOperator}). */
+  private static final List<AggregatePlan> EXACT_AGGREGATES = List.of(
+      new AggregatePlan("n", Function.COUNT, null),
+      new AggregatePlan("high", Function.MAX, "price"),
+      new AggregatePlan("low", Function.MIN, "price"),
+      new AggregatePlan("prices", Function.COUNT_DISTINCT, "price"));
 
   private static WindowAggregatePlan plan(WindowPlan window, long lateness, String lateOutput) {
-    return new WindowAggregatePlan("w", List.of("auction"), window, lateness, lateOutput, AGGREGATES);
+    return plan(window, lateness, lateOutput, AGGREGATES);
+  }
+
+  private static WindowAggregatePlan plan(WindowPlan window, long lateness, String lateOutput,
+      List<AggregatePlan> aggregates) {
+    return new WindowAggregatePlan("w", List.of("auction"), window, lateness, lateOutput, aggregates);
   }
 
   @Test
@@ -70,6 +81,135 @@ class WindowOperatorRestoreTest {
         2       | 6     | 21
         1       | 8     | 13
         """));
+  }
+
+  @Test
+  void slidingInPanes() {
+    WindowAggregatePlan plan = plan(WindowPlan.sliding(10, 5), 0, "late", EXACT_AGGREGATES);
+    assertSlices(plan, true);
+    assertRestoresAreInvisible(plan, script("""
+        auction | price | ts
+        1       | 5     | 0
+        2       | 1.5   | 3
+        1       | 7     | 6
+        WM 4
+        1       | 2     | 10
+        WM 9
+        1       | 4     | 4
+        2       | null  | 12
+        WM 25
+        3       | 1     | 26
+        """));
+  }
+
+  @Test
+  void slidingInPanesWithLatenessReFires() {
+    WindowAggregatePlan plan = plan(WindowPlan.sliding(10, 5), 10, "late", EXACT_AGGREGATES);
+    assertSlices(plan, true);
+    List<Step> steps = script("""
+        auction | price | ts
+        1       | 5     | 0
+        1       | 7     | 6
+        WM 9
+        1       | 4     | 4
+        WM 14
+        1       | 3     | 8
+        1       | 9     | 2
+        WM 30
+        1       | 1     | 12
+        """);
+    assertRestoresAreInvisible(plan, steps);
+    Run run = run(plan, steps, false);
+    // at WM 9 [-5, 5) and [0, 10) fire; ts 4 re-fires both (the window that ends last first); at WM
+    // 14 [5, 15) fires and [-5, 5) is cleaned up; ts 8 re-fires [5, 15) and [0, 10); ts 2 only [0,
+    // 10); at WM 30 every window is late: ts 12 goes to the late output
+    assertThat(run.main.stream().flatMap(List::stream).map(r -> r.get("window_start") + ":" + r.get("n") + ":"
+        + r.get("high"))).containsExactly("-5:1:5", "0:2:7", "0:3:7", "-5:2:5", "5:1:7", "5:2:7", "0:4:7",
+        "0:5:9");
+    assertThat(run.late.stream().mapToInt(List::size).sum()).isEqualTo(1);
+  }
+
+  @Test
+  void panesLeaveNothingBehind() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int round = 0; round < 40; round++) {
+      long lateness = random.nextInt(3) * 15L;
+      WindowAggregatePlan plan = plan(WindowPlan.sliding(20, 5), lateness, null, EXACT_AGGREGATES);
+      OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1).open();
+      assertThat(((WindowOperator) h.operator()).slicing()).isTrue();
+      randomScript(random).forEach(step -> step.apply(h));
+      String why = "seed " + seed + ", round " + round + ", lateness " + lateness;
+      assertThat(h.output()).as(why).isNotEmpty();
+      assertThat(h.stateBackend().approximateEntryCount()).as("panes and windows left, " + why).isZero();
+      assertThat(h.timers().size()).as("timers left, " + why).isZero();
+      h.close();
+    }
+  }
+
+  @Test
+  void onlyExactlyMergingAggregatesOnTheHeapSlice(@TempDir Path dir) {
+    assertSlices(plan(WindowPlan.sliding(10, 5), 0, null, EXACT_AGGREGATES), true);
+    assertSlices(plan(WindowPlan.sliding(10, 5), 0, null), false); // sum and avg
+    assertSlices(plan(WindowPlan.sliding(10, 4), 0, null, EXACT_AGGREGATES), false); // 4 does not divide 10
+    assertSlices(plan(WindowPlan.tumbling(10), 0, null, EXACT_AGGREGATES), false);
+    WindowAggregatePlan plan = plan(WindowPlan.sliding(10, 5), 0, null, EXACT_AGGREGATES);
+    OperatorHarness onForst = harness(plan, new InMemoryObjectStore(), 0, 1).forstState(dir).open();
+    assertThat(((WindowOperator) onForst.operator()).slicing()).as("on forst, which adds without reading").isFalse();
+    onForst.close();
+  }
+
+  private static void assertSlices(WindowAggregatePlan plan, boolean slices) {
+    OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1).open();
+    assertThat(((WindowOperator) h.operator()).slicing()).as(plan.window() + " " + plan.aggregates()).isEqualTo(slices);
+    h.close();
+  }
+
+  /**
+   * State written per window (by an operator that does not slice, as before panes) restores into
+   * one that slices, and back (as when a job's aggregates change): at random steps the operator is
+   * restored with slicing on or off, and emits what one that never slices emits.
+   */
+  @Test
+  void panesAndWindowsRestoreIntoEachOther() {
+    long seed = System.nanoTime();
+    System.out.println("WindowOperatorRestoreTest panes seed " + seed);
+    Random random = new Random(seed);
+    for (int round = 0; round < 40; round++) {
+      long slide = 2 + random.nextInt(10);
+      WindowAggregatePlan plan = plan(WindowPlan.sliding(slide * (2 + random.nextInt(4)), slide),
+          random.nextInt(3) * 15L, random.nextBoolean() ? "late" : null, EXACT_AGGREGATES);
+      List<Step> steps = randomScript(random);
+      String why = "seed " + seed + ", round " + round + ", " + plan.window() + ", lateness "
+          + plan.allowedLatenessMillis();
+      Run perWindow = runSwitching(plan, steps, random, 0);
+      assertSameRun(run(plan, steps, false), perWindow, why + ", in panes");
+      assertSameRun(runSwitching(plan, steps, random, 3), perWindow, why + ", switching");
+    }
+  }
+
+  /**
+   * A run restored after every step, slicing or not at random ({@code switchOdds} in 4 that it
+   * slices; 0: never).
+   */
+  private static Run runSwitching(WindowAggregatePlan plan, List<Step> steps, Random random, int switchOdds) {
+    OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1).open();
+    ((WindowOperator) h.operator()).slicing(random.nextInt(4) < switchOdds);
+    Run run = new Run();
+    for (Step step : steps) {
+      int main = h.output().size();
+      int late = h.sideOutput("late").size();
+      step.apply(h);
+      run.main.add(maps(h.output().subList(main, h.output().size())));
+      run.late.add(maps(h.sideOutput("late").subList(late, h.sideOutput("late").size())));
+      if (!(step instanceof End)) {
+        h.snapshotAndRestore();
+        ((WindowOperator) h.operator()).slicing(random.nextInt(4) < switchOdds);
+      }
+    }
+    run.counters = counters(List.of(h));
+    h.close();
+    return run;
   }
 
   @Test
@@ -300,10 +440,12 @@ class WindowOperatorRestoreTest {
     long size = 5 + random.nextInt(40);
     WindowPlan window = switch (random.nextInt(3)) {
       case 0 -> WindowPlan.tumbling(size);
-      case 1 -> WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(4))));
+      case 1 -> random.nextBoolean() ? WindowPlan.sliding(size, Math.max(1, size / (1 + random.nextInt(4))))
+          : WindowPlan.sliding(size - size % 5, 5); // made of panes
       default -> WindowPlan.session(1 + random.nextInt(20));
     };
-    return plan(window, random.nextInt(3) * 15L, random.nextBoolean() ? "late" : null);
+    return plan(window, random.nextInt(3) * 15L, random.nextBoolean() ? "late" : null,
+        random.nextBoolean() ? AGGREGATES : EXACT_AGGREGATES);
   }
 
   /** Records out of order by up to 60 ms, watermarks now and then at up to 40 ms behind the maximum. */
