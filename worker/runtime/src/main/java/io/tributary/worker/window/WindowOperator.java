@@ -28,7 +28,7 @@ import java.util.Set;
  * <ul>
  *   <li>Tumbling and sliding windows align to the epoch. A session is {@code [first ts, last ts +
  *       gap)}; sessions that overlap or touch merge.
- *   <li>One {@link Accumulator} per (key, window) in keyed {@link WindowState}.
+ *   <li>One {@link Accumulator} per (key, window) in keyed {@link WindowState} (or per pane, below).
  *   <li>A window fires when the watermark reaches {@code window_end - 1} (an event-time timer);
  *       the result carries revision 0.
  *   <li>A window is late once {@code window_end - 1 + allowedLateness <= watermark}; its state
