@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -193,23 +194,7 @@ class WindowOperatorRestoreTest {
    * slices; 0: never).
    */
   private static Run runSwitching(WindowAggregatePlan plan, List<Step> steps, Random random, int switchOdds) {
-    OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1).open();
-    ((WindowOperator) h.operator()).slicing(random.nextInt(4) < switchOdds);
-    Run run = new Run();
-    for (Step step : steps) {
-      int main = h.output().size();
-      int late = h.sideOutput("late").size();
-      step.apply(h);
-      run.main.add(maps(h.output().subList(main, h.output().size())));
-      run.late.add(maps(h.sideOutput("late").subList(late, h.sideOutput("late").size())));
-      if (!(step instanceof End)) {
-        h.snapshotAndRestore();
-        ((WindowOperator) h.operator()).slicing(random.nextInt(4) < switchOdds);
-      }
-    }
-    run.counters = counters(List.of(h));
-    h.close();
-    return run;
+    return run(plan, steps, true, null, h -> ((WindowOperator) h.operator()).slicing(random.nextInt(4) < switchOdds));
   }
 
   @Test
@@ -332,11 +317,18 @@ class WindowOperatorRestoreTest {
 
   /** The same with forst state, its local files under {@code forstDir} (null: heap state). */
   private static Run run(WindowAggregatePlan plan, List<Step> steps, boolean restore, Path forstDir) {
+    return run(plan, steps, restore, forstDir, h -> { });
+  }
+
+  /** The same, {@code opened} given the harness's operator whenever it opens or restores. */
+  private static Run run(WindowAggregatePlan plan, List<Step> steps, boolean restore, Path forstDir,
+      Consumer<OperatorHarness> opened) {
     OperatorHarness h = harness(plan, new InMemoryObjectStore(), 0, 1);
     if (forstDir != null) {
       h.forstState(forstDir);
     }
     h.open();
+    opened.accept(h);
     assertThat(h.stateBackend().getClass().getSimpleName()).as("the harness's state backend")
         .isEqualTo(forstDir == null ? "HeapKeyedStateBackend" : "CachingKeyedStateBackend");
     assertThat(h.timers().getClass().getSimpleName()).as("the harness's timers")
@@ -350,6 +342,7 @@ class WindowOperatorRestoreTest {
       run.late.add(maps(h.sideOutput("late").subList(late, h.sideOutput("late").size())));
       if (restore && !(step instanceof End)) {
         h.snapshotAndRestore();
+        opened.accept(h);
       }
     }
     run.counters = counters(List.of(h));
