@@ -182,8 +182,8 @@ public final class WindowOperator implements Operator {
       return false;
     }
     backend.setCurrentKey(keySelector.keyOf(record));
-    if (panesInState) {
-      addWithPanes(ts, windows, watermark, out);
+    if (slicing) {
+      addToPane(windows, watermark, out);
       return true;
     }
     for (TimeWindow w : windows) {
@@ -202,12 +202,11 @@ public final class WindowOperator implements Operator {
   }
 
   /**
-   * Adds the evaluated record where the state may hold panes. A window that fired (and is not late)
-   * takes it at once, into its own accumulator, as without panes: the task takes no record while
-   * timers of its watermark are due, so such a window has fired already, folding its panes in. The
-   * windows still ahead take it through its pane when slicing, else each into its own accumulator.
+   * Adds the evaluated record to its pane, for its windows still ahead. A window that fired (and is
+   * not late) takes it at once, into its own accumulator, as without panes: the task takes no record
+   * while timers of its watermark are due, so such a window has fired already, folding its panes in.
    */
-  private void addWithPanes(long ts, TimeWindow[] windows, long watermark, Output out) {
+  private void addToPane(TimeWindow[] windows, long watermark, Output out) {
     for (TimeWindow w : windows) {
       if (w.maxTimestamp() <= watermark && !isLate(w, watermark)) {
         Accumulator acc = state.get(w);
@@ -219,19 +218,6 @@ public final class WindowOperator implements Operator {
       }
     }
     if (windows[0].maxTimestamp() <= watermark) { // windows[0] ends last: every window has fired
-      return;
-    }
-    if (!slicing) {
-      for (TimeWindow w : windows) {
-        if (w.maxTimestamp() > watermark) {
-          Accumulator acc = state.get(w);
-          if (acc == null) {
-            acc = aggregates.newAccumulator();
-            registerTimers(w, watermark);
-          }
-          update(w, acc, watermark, out);
-        }
-      }
       return;
     }
     TimeWindow pane = panes.window(windows[0].start()); // windows[0] starts with the record's pane
