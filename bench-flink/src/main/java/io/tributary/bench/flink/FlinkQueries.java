@@ -28,7 +28,8 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
  */
 final class FlinkQueries {
   /** The queries both engines run. */
-  static final List<String> NAMES = List.of("q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window");
+  static final List<String> NAMES = List.of("q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window",
+      "keyed-sliding");
 
   private static final TypeInformation<Results.Keyed> KEYED = TypeInformation.of(Results.Keyed.class);
   private static final TypeInformation<Results.Global> GLOBAL = TypeInformation.of(Results.Global.class);
@@ -42,6 +43,10 @@ final class FlinkQueries {
   static void add(StreamExecutionEnvironment env, String name, long events, boolean asyncState) {
     if (name.equals("keyed-window")) {
       keyedWindow(records(env, events), asyncState);
+      return;
+    }
+    if (name.equals("keyed-sliding")) {
+      keyedSliding(records(env, events), asyncState);
       return;
     }
     DataStream<Bid> bids = bids(env, events);
@@ -104,6 +109,16 @@ final class FlinkQueries {
     window(keyed, TumblingEventTimeWindows.of(Duration.ofSeconds(10)), asyncState)
         .aggregate(new Results.CountAndSum(), new Results.KeyedCountSum(),
             TypeInformation.of(Results.CountSum.class), KEYED)
+        .sinkTo(new CountingSink<>());
+  }
+
+  /** keyed-sliding: per key, count(*) and max(value) in 60 s windows every 5 s. */
+  private static void keyedSliding(DataStream<Datum> records, boolean asyncState) {
+    KeyedStream<KeyValue, Long> keyed = records.map(d -> new KeyValue(d.key, d.value))
+        .returns(KeyValue.class).keyBy(kv -> kv.key, Types.LONG);
+    window(keyed, SlidingEventTimeWindows.of(Duration.ofSeconds(60), Duration.ofSeconds(5)), asyncState)
+        .aggregate(new Results.CountAndMax(), new Results.KeyedCountMax(),
+            TypeInformation.of(Results.CountMax.class), KEYED)
         .sinkTo(new CountingSink<>());
   }
 

@@ -115,7 +115,7 @@ final class FlinkRun {
 
   /** Generates the query's {@code events} records with Tributary's connector (one split) and drops them. */
   static Figures generate(String query, long events) {
-    SourceConnector source = (query.equals("keyed-window") ? Input.records(events) : Input.bids(events)).connector();
+    SourceConnector source = (query.startsWith("keyed-") ? Input.records(events) : Input.bids(events)).connector();
     long[] fields = new long[1];
     SplitOutput out = new SplitOutput() {
       @Override

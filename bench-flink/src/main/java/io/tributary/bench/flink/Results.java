@@ -108,6 +108,42 @@ final class Results {
     }
   }
 
+  /** {@code count(*)} and {@code max(value)}, the accumulator of {@code keyed-sliding}. */
+  public static final class CountMax {
+    public long count;
+    public double max = Double.NEGATIVE_INFINITY;
+
+    /** For Flink's POJO serializer. */
+    public CountMax() {}
+  }
+
+  /** {@code count(*)} and {@code max(value)} over (key, value) pairs. */
+  static final class CountAndMax implements AggregateFunction<KeyValue, CountMax, CountMax> {
+    @Override
+    public CountMax createAccumulator() {
+      return new CountMax();
+    }
+
+    @Override
+    public CountMax add(KeyValue value, CountMax acc) {
+      acc.count++;
+      acc.max = Math.max(acc.max, value.value);
+      return acc;
+    }
+
+    @Override
+    public CountMax getResult(CountMax acc) {
+      return acc;
+    }
+
+    @Override
+    public CountMax merge(CountMax a, CountMax b) {
+      a.count += b.count;
+      a.max = Math.max(a.max, b.max);
+      return a;
+    }
+  }
+
   /** {@code max(x)}. */
   static final class Max implements AggregateFunction<Long, Long, Long> {
     @Override
@@ -145,6 +181,15 @@ final class Results {
     public void apply(Long key, TimeWindow w, Iterable<CountSum> accs, Collector<Keyed> out) {
       CountSum acc = accs.iterator().next();
       out.collect(new Keyed(key, w, acc.count, acc.sum));
+    }
+  }
+
+  /** The row of a keyed count and max (the max in the row's {@code sum}: a row holds one value). */
+  static final class KeyedCountMax implements WindowFunction<CountMax, Keyed, Long, TimeWindow> {
+    @Override
+    public void apply(Long key, TimeWindow w, Iterable<CountMax> accs, Collector<Keyed> out) {
+      CountMax acc = accs.iterator().next();
+      out.collect(new Keyed(key, w, acc.count, acc.max));
     }
   }
 

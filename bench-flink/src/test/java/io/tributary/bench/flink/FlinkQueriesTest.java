@@ -16,7 +16,7 @@ class FlinkQueriesTest {
   private static final long EVENTS = 120_000;
 
   @ParameterizedTest
-  @ValueSource(strings = {"q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window"})
+  @ValueSource(strings = {"q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window", "keyed-sliding"})
   void flinkMakesTributarysResults(String query) throws Exception {
     Child.Figures tributary = Child.run(List.of("-Xmx512m"), System.getProperty("java.class.path"),
         "io.tributary.bench.QueryRun", List.of(query, Long.toString(EVENTS), "2", "heap", "0", "0"));
@@ -29,6 +29,7 @@ class FlinkQueriesTest {
 
   @org.junit.jupiter.api.Test
   void everyQueryIsTested() {
-    assertThat(FlinkQueries.NAMES).containsExactlyInAnyOrder("q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window");
+    assertThat(FlinkQueries.NAMES).containsExactlyInAnyOrder("q0", "q1", "q2", "q5", "q7", "q11", "count", "keyed-window",
+        "keyed-sliding");
   }
 }
