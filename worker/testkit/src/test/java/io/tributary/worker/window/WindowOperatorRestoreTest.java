@@ -178,7 +178,9 @@ class WindowOperatorRestoreTest {
     Random random = new Random(seed);
     for (int round = 0; round < 40; round++) {
       long slide = 2 + random.nextInt(10);
-      WindowAggregatePlan plan = plan(WindowPlan.sliding(slide * (2 + random.nextInt(4)), slide),
+      // up to 16 panes a window folds by looking each up, more from the key's entries
+      int panes = random.nextBoolean() ? 2 + random.nextInt(4) : 17 + random.nextInt(8);
+      WindowAggregatePlan plan = plan(WindowPlan.sliding(slide * panes, slide),
           random.nextInt(3) * 15L, random.nextBoolean() ? "late" : null, EXACT_AGGREGATES);
       List<Step> steps = randomScript(random);
       String why = "seed " + seed + ", round " + round + ", " + plan.window() + ", lateness "
