@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -110,7 +111,7 @@ public final class KafkaBroker implements AutoCloseable {
       // producer writing in that moment can have its first request refused and a later one taken,
       // then retries the first forever with an out-of-order sequence (the broker's KAFKA-15591).
       // Listing offsets needs a serving leader, and the admin client retries until there is one.
-      Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
       for (int p = 0; p < partitions; p++) {
         latest.put(new TopicPartition(name, p), OffsetSpec.latest());
       }

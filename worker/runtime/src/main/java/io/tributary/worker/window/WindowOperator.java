@@ -200,15 +200,20 @@ public final class WindowOperator implements Operator {
       if (addBlind && w.maxTimestamp() > watermark) {
         addUnread(w, watermark); // not late, and its end not reached: nothing to emit now
       } else if (!isLate(w, watermark)) {
-        Accumulator acc = state.get(w);
-        if (acc == null) {
-          acc = aggregates.newAccumulator();
-          registerTimers(w, watermark);
-        }
-        update(w, acc, watermark, out);
+        addToWindow(w, watermark, out);
       }
     }
     return true;
+  }
+
+  /** Adds the evaluated record to {@code w}'s own accumulator (made, with its timers, if it has none). */
+  private void addToWindow(TimeWindow w, long watermark, Output out) {
+    Accumulator acc = state.get(w);
+    if (acc == null) {
+      acc = aggregates.newAccumulator();
+      registerTimers(w, watermark);
+    }
+    update(w, acc, watermark, out);
   }
 
   /**
@@ -219,12 +224,7 @@ public final class WindowOperator implements Operator {
   private void addToPane(TimeWindow[] windows, long watermark, Output out) {
     for (TimeWindow w : windows) {
       if (w.maxTimestamp() <= watermark && !isLate(w, watermark)) {
-        Accumulator acc = state.get(w);
-        if (acc == null) {
-          acc = aggregates.newAccumulator();
-          registerTimers(w, watermark);
-        }
-        update(w, acc, watermark, out);
+        addToWindow(w, watermark, out);
       }
     }
     if (windows[0].maxTimestamp() <= watermark) { // windows[0] ends last: every window has fired
