@@ -39,9 +39,9 @@ class GoldenPipelineTest {
       "joins, 1, over-reserve newcomers sellers near-auction, heap",
       "joins, 4, over-reserve newcomers sellers near-auction, heap",
       "joins, 3, over-reserve newcomers sellers near-auction, forst",
-      "aggregates, 1, per-auction cheap so-far hot first-bid first-in-hop, heap",
-      "aggregates, 4, per-auction cheap so-far hot first-bid first-in-hop, heap",
-      "aggregates, 2, per-auction cheap so-far hot first-bid first-in-hop, forst"})
+      "aggregates, 1, per-auction cheap so-far hot first-bid first-in-hop all-bids, heap",
+      "aggregates, 4, per-auction cheap so-far hot first-bid first-in-hop all-bids, heap",
+      "aggregates, 2, per-auction cheap so-far hot first-bid first-in-hop all-bids, forst"})
   void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");
     String job = Pipelines.withInputs(pipeline, Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), tmp);

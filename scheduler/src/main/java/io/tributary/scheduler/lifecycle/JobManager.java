@@ -822,11 +822,14 @@ public final class JobManager implements AutoCloseable {
       String head = io.tributary.scheduler.planner.Planner.head(stage);
       Map<String, Integer> probe = new java.util.TreeMap<>(nextStages);
       probe.put(head, e.getValue());
-      int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().get(stage.id())
-          .parallelism();
+      // the named operator's stage in the plan with that parallelism: a global window chained into its
+      // input's stage at 1 stays at 1 when its input's stage does not
+      int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().stream()
+          .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
+          .orElseThrow().parallelism();
       if (planned != e.getValue()) {
-        throw new InvalidRequestException(field, "stage '" + stage.name() + "' always runs at parallelism "
-            + planned + " (a window without keys)");
+        throw new InvalidRequestException(field, "'" + e.getKey() + "' always runs at parallelism " + planned
+            + ": it is, or follows, a window, aggregate or top-N without keys");
       }
       if (e.getValue() == base) {
         nextStages.remove(head);

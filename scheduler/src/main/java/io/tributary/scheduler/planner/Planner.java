@@ -35,7 +35,8 @@ import java.util.Set;
  *       aggregate or a {@code topN} (then a {@link Partitioning#HASH} exchange on the key fields,
  *       a top-N's {@code partitionBy}; a global window or
  *       group gets a HASH exchange with no key fields) or its parallelism differs from its input's (a
- *       {@link Partitioning#REBALANCE} exchange).
+ *       {@link Partitioning#REBALANCE} exchange). A global window, group or top-N whose input's stage
+ *       runs at parallelism 1 is chained into it too, unless checkpoints are unaligned.
  *   <li>An operator with several inputs (a {@code union}, a {@code join}) heads a stage of its own,
  *       placed once every input is: one exchange per input, into that input's index ({@link
  *       EdgePlan#toInput()}): a join's {@link Partitioning#HASH} on each side's keys; a union's HASH
@@ -201,7 +202,7 @@ public final class Planner {
     boolean hash = keyBy != null || aggregates;
     int p = global ? 1 : hash ? stageParallelism.getOrDefault(id, parallelism) : fromStage.parallelism();
     StageBuilder stage;
-    if (!hash && p == fromStage.parallelism()) {
+    if ((!hash || global && chainsGlobal(fromStage)) && p == fromStage.parallelism()) {
       stage = fromStage;
       stage.link(new ChainLink(from.nodeId(), from.port(), id));
     } else {
@@ -212,6 +213,17 @@ public final class Planner {
     }
     stage.add(plan);
     stageOf.put(id, stage);
+  }
+
+  /**
+   * Whether a global operator (at parallelism 1) joins {@code input}'s stage: when that runs at 1
+   * too, the exchange between them would carry every record from one thread to another for nothing
+   * but serializing it, so the operator is chained. Not with unaligned checkpoints: records in flight
+   * on an exchange are logged per chain head, and a rescale of the input that made it a head again
+   * (or no longer one) would leave them with nobody to replay them.
+   */
+  private boolean chainsGlobal(StageBuilder input) {
+    return input.parallelism() == 1 && (spec.checkpoints() == null || !spec.checkpoints().unaligned());
   }
 
   /** An operator with several inputs: a stage of its own, one exchange per input into its index. */

@@ -98,6 +98,40 @@ class PlannerTest {
   }
 
   @Test
+  void aGlobalWindowJoinsItsInputsStageAtParallelismOneUnlessCheckpointsAreUnaligned() {
+    String ops = """
+        operators:
+          - {id: k, input: src, keyBy: [id], window: {type: tumbling, size: 1s}, aggregate: {n: "count(*)"}}
+          - {id: g, input: k, window: {type: tumbling, size: 1s}, aggregate: {top: "max(n)"}}
+          - {id: h, input: src, window: {type: tumbling, size: 1m}, aggregate: {all: "count(*)"}}
+        sinks: {out: {input: g, type: stdout}, all: {input: h, type: stdout}}
+        """;
+
+    ExecutionPlan one = plan(job(ops));
+
+    assertThat(one.stages()).extracting(StagePlan::name, StagePlan::parallelism).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("src -> h -> all", 1),
+        org.assertj.core.groups.Tuple.tuple("k -> g -> out", 1));
+    assertThat(one.edges()).containsExactly(new EdgePlan(0, "src", null, 1, "k", Partitioning.HASH, List.of("id")));
+    assertThat(one.stage(0).links()).contains(new ChainLink("src", null, "h"));
+    assertThat(one.stage(1).links()).contains(new ChainLink("k", null, "g"));
+
+    ExecutionPlan two = Planner.plan(JobSpecs.parse(job(ops)), 2);
+    assertThat(two.stages()).extracting(StagePlan::name, StagePlan::parallelism).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("src", 2),
+        org.assertj.core.groups.Tuple.tuple("k", 2),
+        org.assertj.core.groups.Tuple.tuple("g -> out", 1),
+        org.assertj.core.groups.Tuple.tuple("h -> all", 1));
+    ExecutionPlan oneSource = Planner.plan(JobSpecs.parse(job(ops)), 2, java.util.Map.of("src", 1));
+    assertThat(oneSource.stages()).extracting(StagePlan::name).as("the input's stage at 1, not the job")
+        .containsExactly("src -> h -> all", "k", "g -> out");
+
+    ExecutionPlan unaligned = plan(job("checkpoints: {interval: 1s, unaligned: true}\n" + ops));
+    assertThat(unaligned.stages()).extracting(StagePlan::name).containsExactly("src", "k", "g -> out", "h -> all");
+    assertThat(unaligned.edges()).contains(new EdgePlan(1, "k", null, 2, "g", Partitioning.HASH, List.of()));
+  }
+
+  @Test
   void aSideOutputBehindAnExchangeKeepsItsPort() {
     ExecutionPlan plan = plan(job("""
         operators:

@@ -20,6 +20,32 @@ final class InFlightReplay {
   private InFlightReplay() {}
 
   /**
+   * Fails the restore when the checkpoint holds records in flight to an operator of the stage that
+   * is not one of its chain {@code heads} now: a plan that chains it into its input's task (a global
+   * window at parallelism 1 once checkpoints are no longer unaligned) has no input to replay them
+   * through, and dropping them would lose them.
+   *
+   * @throws RestoreException naming the operator
+   */
+  static void requireHeads(TaskDeployment task, List<ChainNode> heads, List<ChainNode> nodes) {
+    if (task.restore() == null) {
+      return;
+    }
+    for (ChainNode node : nodes) {
+      if (heads.contains(node)) {
+        continue;
+      }
+      for (OperatorState s : task.restore().operator(node.plan.id())) {
+        if (s.inFlight() != null && s.inFlight().records() > 0) {
+          throw new RestoreException("the checkpoint holds records in flight to '" + node.plan.id()
+              + "', which this plan runs in its input's task, with nothing to replay them through; restore it "
+              + "with unaligned checkpoints on, or from a savepoint");
+        }
+      }
+    }
+  }
+
+  /**
    * The records task {@code task} of a stage now at {@code parallelism} replays, in the order each
    * earlier subtask logged them.
    *

@@ -303,6 +303,7 @@ public final class TaskGraph {
       }
       input = gate;
     }
+    InFlightReplay.requireHeads(d, heads, chain.nodes());
     String name = stage.name() + " (" + (i + 1) + "/" + stage.parallelism() + ")";
     StreamTask task = new StreamTask(name, stage.id(), i, input, chain.nodes(), heads, chain.exchanges(),
         chain.resources(), env.listener());

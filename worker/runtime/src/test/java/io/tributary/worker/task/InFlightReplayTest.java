@@ -1,6 +1,7 @@
 package io.tributary.worker.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.checkpoint.CheckpointAcks;
 import io.tributary.checkpoint.InFlightState;
@@ -88,6 +89,25 @@ class InFlightReplayTest {
         Map.of("keyed", List.of(new OperatorState(0, null, null, null))), Map.of());
     TaskDeployment d = new TaskDeployment(1, 0, "w", KeyGroups.rangeFor(MAX_PARALLELISM, 1, 0), List.of(), restore);
     assertThat(InFlightReplay.of(d, 1, List.of(node("keyed")), null)).isEmpty();
+  }
+
+  @Test
+  void recordsInFlightToAnOperatorThatIsNoLongerAHeadFailTheRestore() {
+    OperatorState logged = new OperatorState(0, null, null, null, new InFlightState("log", 0, 3, 100));
+    OperatorState empty = new OperatorState(0, null, null, null, new InFlightState("log", 0, 0, 100));
+    TaskRestore restore = new TaskRestore(4, "checkpoint", Map.of("global", List.of(logged), "other", List.of(empty)),
+        Map.of());
+    TaskDeployment d = new TaskDeployment(0, 0, "w", KeyGroups.rangeFor(MAX_PARALLELISM, 1, 0), List.of(), restore);
+    ChainNode source = node("src");
+    ChainNode global = node("global");
+    ChainNode other = node("other");
+
+    InFlightReplay.requireHeads(d, List.of(global), List.of(global, other));
+    assertThatThrownBy(() -> InFlightReplay.requireHeads(d, List.of(source), List.of(source, global, other)))
+        .isInstanceOf(RestoreException.class).hasMessageContaining("records in flight to 'global'")
+        .hasMessageContaining("from a savepoint");
+    InFlightReplay.requireHeads(new TaskDeployment(0, 0, "w", KeyGroups.rangeFor(MAX_PARALLELISM, 1, 0), List.of(),
+        null), List.of(source), List.of(source, global));
   }
 
   private static ChainNode node(String id) {
