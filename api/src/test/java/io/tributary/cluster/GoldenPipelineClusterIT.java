@@ -43,7 +43,7 @@ class GoldenPipelineClusterIT {
     pool = new RemoteWorkerPool(RemoteWorkerPool.Settings.of(SECRET, shared.resolve("objects").toString()));
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
         "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main", "worker");
-    workers = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(2, 6, command,
+    workers = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(2, 7, command,
         shared.resolve("cache"), shared.resolve("logs"), Map.of("TRIBUTARY_CLUSTER_SECRET", SECRET)));
     WorkerProcesses.await("two workers registered", Duration.ofSeconds(60), () -> pool.workers().size() == 2);
   }
@@ -65,7 +65,7 @@ class GoldenPipelineClusterIT {
       "sessions, 3, sliding sessions, heap",
       "sessions, 2, sliding sessions, forst",
       "joins, 1, over-reserve newcomers sellers near-auction, heap",
-      "aggregates, 2, per-auction cheap so-far hot first-bid first-in-hop, forst"})
+      "aggregates, 2, per-auction cheap so-far hot first-bid first-in-hop all-bids, forst"})
   void outputEqualsGolden(String pipeline, int parallelism, String sinks, String backend) throws Exception {
     Path input = tmp.resolve("input.jsonl");
     String job = Pipelines.withInputs(pipeline, Pipelines.resource("pipelines/" + pipeline + "/job.yaml"), tmp);
