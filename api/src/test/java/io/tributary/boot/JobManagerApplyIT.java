@@ -179,6 +179,31 @@ class JobManagerApplyIT {
   }
 
   @Test
+  void aGlobalAggregateLeavesItsSourcesTaskWhenTheSourceRescalesAndNeverRescalesItself() {
+    String spec = trickle("clicks", "{initial: 1, min: 1, max: 2}").replace(
+        "  - {id: by-key, input: numbers, keyBy: [id]}",
+        "  - {id: by-key, input: numbers, keyBy: [id]}\n"
+            + "  - {id: total, input: numbers, aggregate: {n: \"count(*)\"}}")
+        .replace("  out: {input: by-key, type: blackhole}",
+            "  out: {input: by-key, type: blackhole}\n  totals: {input: total, type: blackhole}");
+    jobs.apply("default", "clicks", spec, null);
+    assertThat(awaitState(jobs, "default", "clicks", ObservedState.RUNNING).tasks())
+        .extracting(t -> t.stage() + "/" + t.subtask()).as("at 1, the global window runs in the source's task")
+        .containsExactlyInAnyOrder("numbers -> total -> totals/0", "by-key -> out/0");
+
+    assertThatThrownBy(() -> jobs.rescale("default", "clicks", null, java.util.Map.of("total", 2)))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> {
+          assertThat(e.field()).isEqualTo("stages/total");
+          assertThat(e.getMessage()).contains("'total' always runs at parallelism 1");
+        });
+    jobs.rescale("default", "clicks", null, java.util.Map.of("numbers", 2));
+
+    assertThat(awaitState(jobs, "default", "clicks", ObservedState.RUNNING).tasks())
+        .extracting(t -> t.stage() + "/" + t.subtask())
+        .containsExactlyInAnyOrder("numbers/0", "numbers/1", "total -> totals/0", "by-key -> out/0");
+  }
+
+  @Test
   void aStoppedJobTakesNoSavepointAndRunsAtItsNewParallelismOnResume() {
     jobs.apply("default", "clicks", trickle("clicks", "{initial: 1, min: 1, max: 2}"), null);
     awaitState(jobs, "default", "clicks", ObservedState.RUNNING);
