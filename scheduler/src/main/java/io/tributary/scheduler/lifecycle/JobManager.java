@@ -813,10 +813,9 @@ public final class JobManager implements AutoCloseable {
     io.tributary.plan.ExecutionPlan plan = ctx.plan(spec, record);
     for (Map.Entry<String, Integer> e : stages.entrySet()) {
       String field = "stages/" + e.getKey();
-      io.tributary.plan.StagePlan stage = plan.stages().stream()
-          .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
-          .orElseThrow(() -> new InvalidRequestException(field, "the job has no operator '" + e.getKey()
-              + "'; its stages begin with " + plan.stages().stream().map(io.tributary.scheduler.planner.Planner::head)
+      io.tributary.plan.StagePlan stage = plan.stageOf(e.getKey()).orElseThrow(() -> new InvalidRequestException(
+          field, "the job has no operator '" + e.getKey() + "'; its stages begin with "
+              + plan.stages().stream().map(io.tributary.scheduler.planner.Planner::head)
                   .collect(java.util.stream.Collectors.joining(", "))));
       checkParallelism(spec, field, e.getValue());
       String head = io.tributary.scheduler.planner.Planner.head(stage);
@@ -824,8 +823,7 @@ public final class JobManager implements AutoCloseable {
       probe.put(head, e.getValue());
       // the named operator's stage in the plan with that parallelism: a global window chained into its
       // input's stage at 1 stays at 1 when its input's stage does not
-      int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stages().stream()
-          .filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(e.getKey()))).findFirst()
+      int planned = ctx.plan(spec, nextJob, probe, project, record.internalName()).stageOf(e.getKey())
           .orElseThrow().parallelism();
       if (planned != e.getValue()) {
         throw new InvalidRequestException(field, "'" + e.getKey() + "' always runs at parallelism " + planned

@@ -28,6 +28,11 @@ public record ExecutionPlan(
     throw new IllegalArgumentException("no stage " + id);
   }
 
+  /** The stage that runs operator (or source, or sink) {@code operatorId}; empty when none does. */
+  public java.util.Optional<StagePlan> stageOf(String operatorId) {
+    return stages.stream().filter(s -> s.operators().stream().anyMatch(o -> o.id().equals(operatorId))).findFirst();
+  }
+
   /** Edges that leave stage {@code id}. */
   public List<EdgePlan> outputsOf(int id) {
     return edges.stream().filter(e -> e.fromStage() == id).toList();
