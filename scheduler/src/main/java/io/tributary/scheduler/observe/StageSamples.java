@@ -7,6 +7,7 @@ import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
 import io.tributary.scheduler.autoscale.JobSample;
 import io.tributary.scheduler.autoscale.StageSample;
+import io.tributary.scheduler.planner.Planner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -17,9 +18,9 @@ import java.util.Set;
 
 /**
  * What the autoscaler sees of a running job, from its plan and its operators' rates: per stage its
- * parallelism and bounds, its busy and backpressured fractions (those of its busiest subtask, so a
- * skewed stage is sized by its hottest key groups), the records its first operator is given and its
- * last one emits. A source whose backlog the control plane sees (Kafka: end offsets minus the latest
+ * parallelism and bounds (1 to 1 for a stage that begins with a global window, aggregate or top-N),
+ * its busy and backpressured fractions (those of its busiest subtask, so a skewed stage is sized by
+ * its hottest key groups), the records its first operator is given and its last one emits. A source whose backlog the control plane sees (Kafka: end offsets minus the latest
  * checkpoint's positions, {@link SourceBacklogs}) reports it, and its growth as the rate records
  * are written to it minus the rate it reads; the target of the others is the rate they read, or for
  * a throttled generator its configured rate.
@@ -54,7 +55,9 @@ final class StageSamples {
           backpressuredMs = Math.max(backpressuredMs, v.backpressuredTimeMsPerSecond());
         }
       }
-      int max = bounds == null ? keyGroups : Math.max(1, bounds.max());
+      // a stage that begins with a global window, aggregate or top-N cannot be rescaled at all: a
+      // recommendation above 1 would only be refused, and with it the rest of its decision
+      int max = Planner.runsAtOneOnly(s) ? 1 : bounds == null ? keyGroups : Math.max(1, bounds.max());
       int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       SourceBacklogs.Backlog waiting = ops.get(0) instanceof SourcePlan src ? backlogs.get(src.id()) : null;
       double in = rate(first.recordsInPerSecond());

@@ -4,8 +4,11 @@ import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.EdgePlan.Partitioning;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.GroupAggregatePlan;
 import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.TopNPlan;
+import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.scheduler.spec.InvalidSpecException;
 import io.tributary.scheduler.spec.JobSpec;
 import io.tributary.scheduler.spec.OperatorSpec;
@@ -119,6 +122,15 @@ public final class Planner {
     return stage.operators().get(0).id();
   }
 
+  /**
+   * Whether {@code stage} always runs at parallelism 1: it begins with a window, aggregate or top-N
+   * without keys (one global key or partition). A stage that only ends with one, chained after its
+   * input, is not: its input can be rescaled, and the global operator then heads a stage of its own.
+   */
+  public static boolean runsAtOneOnly(StagePlan stage) {
+    return isGlobal(stage.operators().get(0));
+  }
+
   private static JobSpec withParallelism(JobSpec spec, int p) {
     JobSpec widened = spec.withParallelism(spec.parallelism().withInitial(p));
     if (p < 1 || p > widened.effectiveMaxParallelism()) {
@@ -169,8 +181,8 @@ public final class Planner {
           placeMultiInput(op);
         } else {
           List<String> keys = op.topN() != null ? op.topN().partitionBy() : op.keyBy();
-          place(op.id(), op.input(), OperatorPlans.operator(op, graph.upsertKey(op.input())), keys, aggregates(op),
-              isGlobal(op));
+          OperatorPlan plan = OperatorPlans.operator(op, graph.upsertKey(op.input()));
+          place(op.id(), op.input(), plan, keys, aggregates(op), isGlobal(plan));
         }
         visitConsumers(op.id());
       } else if (consumer instanceof SinkSpec sink) {
@@ -188,11 +200,10 @@ public final class Planner {
    * Whether {@code op} aggregates without keys (one global window or group), or ranks one global
    * partition: at parallelism 1.
    */
-  private static boolean isGlobal(OperatorSpec op) {
-    if (op.topN() != null) {
-      return op.topN().partitionBy() != null && op.topN().partitionBy().isEmpty();
-    }
-    return aggregates(op) && (op.keyBy() == null || op.keyBy().isEmpty());
+  private static boolean isGlobal(OperatorPlan op) {
+    return op instanceof WindowAggregatePlan w && w.keyBy().isEmpty()
+        || op instanceof GroupAggregatePlan g && g.keyBy().isEmpty()
+        || op instanceof TopNPlan t && t.partitionBy().isEmpty();
   }
 
   private void place(String id, String input, OperatorPlan plan, List<String> keyBy, boolean aggregates,
@@ -229,7 +240,8 @@ public final class Planner {
   /** An operator with several inputs: a stage of its own, one exchange per input into its index. */
   private void placeMultiInput(OperatorSpec op) {
     boolean hash = op.join() != null || op.keyBy() != null || aggregates(op);
-    int p = isGlobal(op) ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
+    OperatorPlan plan = OperatorPlans.operator(op);
+    int p = isGlobal(plan) ? 1 : stageParallelism.getOrDefault(op.id(), parallelism);
     StageBuilder stage = newStage(p);
     List<String> inputs = op.inputNames();
     for (int k = 0; k < inputs.size(); k++) {
@@ -241,7 +253,7 @@ public final class Planner {
           : op.keyBy() == null ? List.of() : op.keyBy();
       edges.add(new EdgePlan(fromStage.id(), from.nodeId(), from.port(), stage.id(), op.id(), partitioning, keys, k));
     }
-    stage.add(OperatorPlans.operator(op));
+    stage.add(plan);
     stageOf.put(op.id(), stage);
   }
 

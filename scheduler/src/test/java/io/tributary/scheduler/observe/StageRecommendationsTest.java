@@ -2,6 +2,7 @@ package io.tributary.scheduler.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.ChainLink;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
@@ -9,6 +10,8 @@ import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
 import io.tributary.plan.TransformPlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.plan.WindowPlan;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.TaskMetrics;
 import io.tributary.protocol.WorkerReport;
@@ -77,7 +80,75 @@ class StageRecommendationsTest {
   void theGaugeShowsTheCurrentParallelismUntilAFullWindowThenWhatTheModelWants() {
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     JobMetricsTracker tracker = new JobMetricsTracker();
-    ObservedJob job = new ObservedJob() {
+    ObservedJob job = running(tracker);
+    AttemptId attempt = new AttemptId("j", 1);
+    tracker.attemptStarted(attempt, PLAN);
+    try (ControlMetrics metrics = new ControlMetrics(() -> List.of(job), List.of("RUNNING"), clock)) {
+      // the work stage is busy all the time at 10k records/s: at 70% it would need 2 subtasks
+      for (int step = 0; step <= 20; step++) {
+        long at = step * 10 * SECOND;
+        long records = step * 100_000L;
+        tracker.report(new WorkerReport.Metrics(attempt, "w", List.of(
+            task(at, 0, "src", true, records, records, at / 2, at / 2),
+            task(at, 1, "work -> out", false, records, records, 0, 0))));
+        metrics.sample();
+        String scrape = metrics.scrape();
+        String wanted = step < 12 ? "1.0" : "2.0";
+        assertThat(scrape).as("after %d s", step * 10)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"work -> out\"} "
+                + wanted)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"src\"} 1.0");
+        clock.advance(Duration.ofSeconds(10));
+      }
+      tracker.attemptEnded(attempt);
+      metrics.sample();
+      assertThat(metrics.scrape()).as("a job that does not run has no recommendation")
+          .doesNotContain("tributary_stage_recommended_parallelism{");
+    }
+  }
+
+  @Test
+  void aStageThatBeginsWithAGlobalWindowIsNeverRecommendedAboveOneWhileItsSourceIsScaledUp() {
+    // src (p=1) -> [total -> out] (p=1): a window without keys always runs at 1
+    ExecutionPlan plan = new ExecutionPlan("job", 128, "heap", List.of(PLAN.stages().get(0),
+        new StagePlan(1, "total -> out", 1, List.of(
+            new WindowAggregatePlan("total", List.of(), WindowPlan.tumbling(10_000), 0, null,
+                List.of(new AggregatePlan("n", AggregatePlan.Function.COUNT, null))),
+            new SinkPlan("out", "blackhole", "json", Map.of())), List.of(new ChainLink("total", null, "out")))),
+        List.of(new EdgePlan(0, "src", null, 1, "total", EdgePlan.Partitioning.HASH, List.of())));
+    JobSample sample = StageSamples.of(plan, List.of(
+        view("src", 0, 1, 10_000, 10_000, 1000, 0),
+        view("total", 1, 1, 10_000, 10, 1000, 0),
+        view("out", 1, 1, 10, 10, 0, 0)), new ObservedJob.ParallelismBounds(1, 8), Map.of());
+    assertThat(sample.stage(1).max()).as("the global window's stage").isEqualTo(1);
+    assertThat(sample.stage(0).max()).as("its source's stage").isEqualTo(8);
+
+    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    JobMetricsTracker tracker = new JobMetricsTracker();
+    AttemptId attempt = new AttemptId("j", 1);
+    tracker.attemptStarted(attempt, plan);
+    ObservedJob job = running(tracker);
+    try (ControlMetrics metrics = new ControlMetrics(() -> List.of(job), List.of("RUNNING"), clock)) {
+      // both stages are busy all the time at 10k records/s: at 70% each would need 2 subtasks
+      for (int step = 0; step <= 20; step++) {
+        long at = step * 10 * SECOND;
+        long records = step * 100_000L;
+        tracker.report(new WorkerReport.Metrics(attempt, "w", List.of(
+            task(at, 0, "src", true, records, records, 0, 0),
+            task(at, 1, "total -> out", false, records, records / 1000, 0, 0))));
+        metrics.sample();
+        assertThat(metrics.scrape()).as("after %d s", step * 10)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"src\"} "
+                + (step < 12 ? "1.0" : "2.0"))
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"total -> out\"} 1.0");
+        clock.advance(Duration.ofSeconds(10));
+      }
+    }
+  }
+
+  /** A running job "p/j" whose metrics {@code tracker} holds. */
+  private static ObservedJob running(JobMetricsTracker tracker) {
+    return new ObservedJob() {
       @Override
       public String project() {
         return "p";
@@ -108,30 +179,6 @@ class StageRecommendationsTest {
         return tracker;
       }
     };
-    AttemptId attempt = new AttemptId("j", 1);
-    tracker.attemptStarted(attempt, PLAN);
-    try (ControlMetrics metrics = new ControlMetrics(() -> List.of(job), List.of("RUNNING"), clock)) {
-      // the work stage is busy all the time at 10k records/s: at 70% it would need 2 subtasks
-      for (int step = 0; step <= 20; step++) {
-        long at = step * 10 * SECOND;
-        long records = step * 100_000L;
-        tracker.report(new WorkerReport.Metrics(attempt, "w", List.of(
-            task(at, 0, "src", true, records, records, at / 2, at / 2),
-            task(at, 1, "work -> out", false, records, records, 0, 0))));
-        metrics.sample();
-        String scrape = metrics.scrape();
-        String wanted = step < 12 ? "1.0" : "2.0";
-        assertThat(scrape).as("after %d s", step * 10)
-            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"work -> out\"} "
-                + wanted)
-            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"src\"} 1.0");
-        clock.advance(Duration.ofSeconds(10));
-      }
-      tracker.attemptEnded(attempt);
-      metrics.sample();
-      assertThat(metrics.scrape()).as("a job that does not run has no recommendation")
-          .doesNotContain("tributary_stage_recommended_parallelism{");
-    }
   }
 
   private static OperatorMetricsView view(String id, int stage, int p, double in, double out, int busyMs, int bpMs) {

@@ -122,6 +122,14 @@ class PlannerTest {
         org.assertj.core.groups.Tuple.tuple("k", 2),
         org.assertj.core.groups.Tuple.tuple("g -> out", 1),
         org.assertj.core.groups.Tuple.tuple("h -> all", 1));
+    assertThat(two.stages()).as("which stages can never be rescaled")
+        .extracting(StagePlan::name, Planner::runsAtOneOnly).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("src", false),
+            org.assertj.core.groups.Tuple.tuple("k", false),
+            org.assertj.core.groups.Tuple.tuple("g -> out", true),
+            org.assertj.core.groups.Tuple.tuple("h -> all", true));
+    assertThat(one.stages()).as("chained into a stage whose source can be rescaled")
+        .noneMatch(Planner::runsAtOneOnly);
     ExecutionPlan oneSource = Planner.plan(JobSpecs.parse(job(ops)), 2, java.util.Map.of("src", 1));
     assertThat(oneSource.stages()).extracting(StagePlan::name).as("the input's stage at 1, not the job")
         .containsExactly("src -> h -> all", "k", "g -> out");
