@@ -42,7 +42,9 @@ import java.util.stream.Collectors;
  * AutoscalerSettings#stabilization()} after any change of parallelism it observes and then collects
  * a full {@link AutoscalerSettings#metricsWindow()}; a stage whose busy fraction is within the band
  * stays while no stage is backpressured above {@link #BACKPRESSURED} and no source is lagging (its
- * target more than {@link #LAGGING} above its input rate); a scale-down waits for {@link
+ * target more than {@link #LAGGING} above its input rate); a stage is not scaled down to 1 when the
+ * global operators that would then run in its task ({@link JobSample#joinsAtOne}) would make that
+ * task busier than the target utilization; a scale-down waits for {@link
  * AutoscalerSettings#scaleDownDelay()} and takes the largest parallelism recommended meanwhile; a
  * stage whose last scale-up was ineffective is not scaled up again by this instance; and the job
  * is rescaled at most {@link AutoscalerSettings#maxDecisionsPerHour()} times in any hour.
@@ -218,9 +220,12 @@ public final class Autoscaler {
     Map<Integer, Double> trueRates = new HashMap<>();
     for (StageSample s : sample.stages()) {
       Averages a = avg.get(s.stageId());
-      double trueRate = a.busy() >= MIN_BUSY ? a.in() / a.busy() : Double.NaN;
-      trueRates.put(s.stageId(), trueRate);
-      wanted.add(stage(s, a, trueRate, targets.get(s.stageId()), pressured, now));
+      trueRates.put(s.stageId(), a.busy() >= MIN_BUSY ? a.in() / a.busy() : Double.NaN);
+    }
+    Map<Integer, Joining> joining = joining(sample, avg, targets, trueRates);
+    for (StageSample s : sample.stages()) {
+      wanted.add(stage(s, avg.get(s.stageId()), trueRates.get(s.stageId()), targets.get(s.stageId()),
+          joining.get(s.stageId()), pressured, now));
     }
     boolean rescale = wanted.stream().anyMatch(ScalingDecision::rescales);
     if (!rescale) {
@@ -249,9 +254,31 @@ public final class Autoscaler {
     return wanted;
   }
 
+  /**
+   * What would run in a stage's task beside its own work at parallelism 1: the stages that join it
+   * there, by name, and the busy fraction of one subtask their work at their targets takes.
+   */
+  private record Joining(String names, double busy) {}
+
+  /** By stage id, the work of the stages that would join it at 1 ({@link JobSample#joinsAtOne}). */
+  private static Map<Integer, Joining> joining(JobSample sample, Map<Integer, Averages> avg,
+      Map<Integer, Double> targets, Map<Integer, Double> trueRates) {
+    Map<Integer, Joining> out = new HashMap<>();
+    sample.joinsAtOne().forEach((stage, into) -> {
+      StageSample j = sample.stage(stage);
+      double trueRate = trueRates.get(stage);
+      // at its target rate, on one subtask; almost idle, as busy as now
+      double busy = Double.isNaN(trueRate) ? avg.get(stage).busy() * j.parallelism()
+          : targets.get(stage) * j.parallelism() / trueRate;
+      out.merge(into, new Joining(j.name(), busy),
+          (x, y) -> new Joining(x.names() + ", " + y.names(), x.busy() + y.busy()));
+    });
+    return out;
+  }
+
   /** The decision for one stage on its own: every rule but the decision cap. */
-  private ScalingDecision stage(StageSample s, Averages a, double trueRate, double target, boolean pressured,
-      Instant now) {
+  private ScalingDecision stage(StageSample s, Averages a, double trueRate, double target, Joining joining,
+      boolean pressured, Instant now) {
     StageState st = states.get(s.stageId());
     int p = s.parallelism();
     boolean unsized = Double.isNaN(trueRate);
@@ -271,6 +298,15 @@ public final class Autoscaler {
       rec = fit((int) Math.ceil(p * target / (trueRate * settings.targetUtilization()) - 1e-9), s);
       numbers = String.format("%s: busy %.2f, true rate %s, target %s", s.name(), a.busy(), rate(trueRate),
           rate(target));
+    }
+    if (rec == 1 && p > 1 && joining != null) {
+      // at 1 the stage would also run the global operators after it, in the same task: if that is
+      // more than one subtask should take, staying split is the smaller parallelism that fits
+      double atOne = (unsized ? a.busy() * p : p * target / trueRate) + joining.busy();
+      if (atOne > settings.targetUtilization()) {
+        rec = fit(2, s);
+        numbers += String.format(", busy %.2f at 1 with %s", atOne, joining.names());
+      }
     }
     double lo = settings.targetUtilization() - settings.utilizationBand();
     double hi = settings.targetUtilization() + settings.utilizationBand();

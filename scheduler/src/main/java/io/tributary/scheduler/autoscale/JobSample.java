@@ -14,15 +14,27 @@ import java.util.Map;
  *
  * @param stages one per stage, ids unique
  * @param edges between stages of {@code stages}, without cycles
+ * @param joinsAtOne by stage id, the stage whose task it would run in if that stage ran at 1 (a
+ *     global window, aggregate or top-N after a stage that now runs at more): a scale-down of that
+ *     stage to 1 takes on its work too
  */
-public record JobSample(List<StageSample> stages, List<Edge> edges) {
+public record JobSample(List<StageSample> stages, List<Edge> edges, Map<Integer, Integer> joinsAtOne) {
   /** Records flow from stage {@code from} to stage {@code to}. */
   public record Edge(int from, int to) {}
 
-  /** @throws IllegalArgumentException for a duplicate stage id, an edge to an unknown stage, or a cycle */
+  /** A job none of whose stages would run in another's task at 1. */
+  public JobSample(List<StageSample> stages, List<Edge> edges) {
+    this(stages, edges, Map.of());
+  }
+
+  /**
+   * @throws IllegalArgumentException for a duplicate stage id, an edge or a join naming an unknown
+   *     stage, or a cycle
+   */
   public JobSample {
     stages = List.copyOf(stages);
     edges = List.copyOf(edges);
+    joinsAtOne = Map.copyOf(joinsAtOne);
     Map<Integer, StageSample> byId = new HashMap<>();
     for (StageSample s : stages) {
       if (byId.put(s.stageId(), s) != null) {
@@ -34,6 +46,11 @@ public record JobSample(List<StageSample> stages, List<Edge> edges) {
         throw new IllegalArgumentException("edge " + e.from() + " -> " + e.to() + " names an unknown stage");
       }
     }
+    joinsAtOne.forEach((stage, into) -> {
+      if (!byId.containsKey(stage) || !byId.containsKey(into)) {
+        throw new IllegalArgumentException("stage " + stage + " joining " + into + " at 1 names an unknown stage");
+      }
+    });
     if (order(stages, edges).size() != stages.size()) {
       throw new IllegalArgumentException("the edges form a cycle");
     }

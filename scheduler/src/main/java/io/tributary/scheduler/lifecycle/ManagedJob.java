@@ -64,6 +64,8 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   /** The autoscaler settings of the spec last deployed. */
   private volatile io.tributary.scheduler.autoscale.AutoscalerSettings autoscaler =
       io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;
+  /** The stages of the plan last deployed that would run in another's task at 1 (by heads). */
+  private volatile java.util.Map<String, String> joinsAtOne = java.util.Map.of();
   /** What is observed of the job across its runs: metrics, output samples. */
   final JobMetricsTracker metrics = new JobMetricsTracker();
 
@@ -272,6 +274,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
       }
       return;
     }
+    joinsAtOne = io.tributary.scheduler.planner.Planner.joinsAtOne(plan, head -> {
+      java.util.Map<String, Integer> stages = new java.util.HashMap<>(record.stageParallelism());
+      stages.put(head, 1);
+      return ctx.plan(jobSpec, record.parallelism(), stages, record.project(), record.internalName());
+    });
     JobRun next;
     synchronized (this) {
       if (retired) {
@@ -336,6 +343,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   @Override
   public io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
     return autoscaler;
+  }
+
+  @Override
+  public java.util.Map<String, String> joinsAtOne() {
+    return joinsAtOne;
   }
 
   /** Automatic restarts of the job's runs after failures, since the job was created. */

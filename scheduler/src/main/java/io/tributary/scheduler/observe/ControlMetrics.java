@@ -154,7 +154,7 @@ public final class ControlMetrics implements AutoCloseable {
       return null;
     }
     JobSample sample = StageSamples.of(plan, view.operators(), job.parallelismBounds(),
-        job.sourceBacklogs());
+        job.sourceBacklogs(), job.joinsAtOne());
     if (sample == null) {
       return null;
     }

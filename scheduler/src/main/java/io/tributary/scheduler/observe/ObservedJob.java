@@ -33,6 +33,14 @@ public interface ObservedJob {
     return java.util.Map.of();
   }
 
+  /**
+   * The stages of the job as deployed that would run in another stage's task if that ran at 1, by
+   * the heads of both ({@link io.tributary.scheduler.planner.Planner#joinsAtOne}); empty when none.
+   */
+  default java.util.Map<String, String> joinsAtOne() {
+    return java.util.Map.of();
+  }
+
   /** How the autoscaler sizes the job (its spec's {@code autoscaler} block, else not enabled). */
   default io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
     return io.tributary.scheduler.autoscale.AutoscalerSettings.DEFAULTS;

@@ -35,6 +35,16 @@ final class StageSamples {
    */
   static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds,
       Map<String, SourceBacklogs.Backlog> backlogs) {
+    return of(plan, operators, bounds, backlogs, Map.of());
+  }
+
+  /**
+   * As {@link #of(ExecutionPlan, List, ObservedJob.ParallelismBounds, Map)}, with the stages that
+   * would run in another's task if that ran at 1, by the heads of both ({@link
+   * ObservedJob#joinsAtOne}); a head that begins no stage of {@code plan} is left out.
+   */
+  static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds,
+      Map<String, SourceBacklogs.Backlog> backlogs, Map<String, String> joinsAtOne) {
     Map<String, OperatorMetricsView> byId = new HashMap<>();
     operators.forEach(o -> byId.put(o.operatorId(), o));
     int keyGroups = plan.maxParallelism();
@@ -72,7 +82,15 @@ final class StageSamples {
     for (EdgePlan e : plan.edges()) {
       edges.add(new JobSample.Edge(e.fromStage(), e.toStage()));
     }
-    return new JobSample(stages, new ArrayList<>(edges));
+    Map<String, Integer> byHead = new HashMap<>();
+    plan.stages().forEach(s -> byHead.put(Planner.head(s), s.id()));
+    Map<Integer, Integer> joins = new HashMap<>();
+    joinsAtOne.forEach((stage, into) -> {
+      if (byHead.containsKey(stage) && byHead.containsKey(into)) {
+        joins.put(byHead.get(stage), byHead.get(into));
+      }
+    });
+    return new JobSample(stages, new ArrayList<>(edges), joins);
   }
 
   /**

@@ -131,6 +131,38 @@ public final class Planner {
     return isGlobal(stage.operators().get(0));
   }
 
+  /**
+   * The stages of {@code plan} that would run in another stage's task if that ran at 1, by the head
+   * of each, the head of the stage it would join: a stage that {@link #runsAtOneOnly} fed by one
+   * stage that now runs at more. Whether it would join is asked of the plan {@code atOne} gives for
+   * that stage at 1 (the planner's own rule: not, for example, with unaligned checkpoints); a stage
+   * that cannot be planned at 1 is left out.
+   *
+   * @param atOne the plan with the stage of the given head at parallelism 1
+   */
+  public static Map<String, String> joinsAtOne(ExecutionPlan plan,
+      java.util.function.Function<String, ExecutionPlan> atOne) {
+    Map<String, String> joins = new LinkedHashMap<>();
+    for (StagePlan stage : plan.stages()) {
+      Set<Integer> inputs = new LinkedHashSet<>();
+      plan.edges().stream().filter(e -> e.toStage() == stage.id()).forEach(e -> inputs.add(e.fromStage()));
+      if (!runsAtOneOnly(stage) || inputs.size() != 1 || plan.stage(inputs.iterator().next()).parallelism() == 1) {
+        continue;
+      }
+      String head = head(stage);
+      String input = head(plan.stage(inputs.iterator().next()));
+      try {
+        ExecutionPlan probe = atOne.apply(input);
+        if (probe.stageOf(head).orElseThrow().id() == probe.stageOf(input).orElseThrow().id()) {
+          joins.put(head, input);
+        }
+      } catch (RuntimeException e) {
+        // not plannable at 1 (the spec's bounds): the autoscaler will not go there either
+      }
+    }
+    return Map.copyOf(joins);
+  }
+
   private static JobSpec withParallelism(JobSpec spec, int p) {
     JobSpec widened = spec.withParallelism(spec.parallelism().withInitial(p));
     if (p < 1 || p > widened.effectiveMaxParallelism()) {

@@ -1,10 +1,12 @@
 package io.tributary.scheduler.autoscale;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -131,6 +133,28 @@ class AutoscalerModelTest {
   }
 
   /** A source of 1 subtask, half busy at {@code in}. */
+  @Test
+  void aStageIsNotScaledDownToOneWhenTheGlobalOperatorsThatWouldJoinItsTaskMakeItTooBusy() {
+    // src at 2, each subtask 25% busy at 10k/s; at 1 alone it would be 50% busy, under the 70% target
+    StageSample src = new StageSample(0, "src", 2, 1, 8, 128, 0.25, 0, 10_000, 10_000, 0, 0,
+        OptionalDouble.empty());
+    List<JobSample.Edge> edges = List.of(new JobSample.Edge(0, 1));
+    StageSample heavy = StageSample.inner(1, "top", 1, 1, 1, 128, 0.4, 0, 10_000, 10);
+    StageSample light = StageSample.inner(1, "top", 1, 1, 1, 128, 0.1, 0, 10_000, 10);
+
+    ScalingDecision alone = decideOn(new JobSample(List.of(src, heavy), edges)).stage(0);
+    ScalingDecision joined = decideOn(new JobSample(List.of(src, heavy), edges, Map.of(1, 0))).stage(0);
+    ScalingDecision joinedLight = decideOn(new JobSample(List.of(src, light), edges, Map.of(1, 0))).stage(0);
+
+    assertThat(alone.to()).as("a global stage that stays on its own").isEqualTo(1);
+    assertThat(joined.to()).as("0.5 + 0.4 busy at 1").isEqualTo(2);
+    assertThat(joined.explanation())
+        .isEqualTo("src: busy 0.25, true rate 40k/s, target 10k/s, busy 0.90 at 1 with top → 2 → 2: as now");
+    assertThat(joinedLight.to()).as("0.5 + 0.1 busy at 1").isEqualTo(1);
+    assertThatThrownBy(() -> new JobSample(List.of(src, heavy), edges, Map.of(1, 7)))
+        .hasMessage("stage 1 joining 7 at 1 names an unknown stage");
+  }
+
   private static StageSample source(double in, double lag, double backlog) {
     return new StageSample(0, "src", 1, 1, 1, 128, in == 0 ? 0 : 0.5, 0, in, in, lag, backlog,
         OptionalDouble.empty());

@@ -146,9 +146,58 @@ class StageRecommendationsTest {
     }
   }
 
+  @Test
+  void aSourceStaysSplitWhenTheGlobalWindowThatWouldJoinItsTaskAtOneMakesItTooBusy() {
+    // src (p=2) -> [total -> out] (p=1)
+    ExecutionPlan plan = new ExecutionPlan("job", 128, "heap", List.of(
+        new StagePlan(0, "src", 2, PLAN.stages().get(0).operators(), List.of()),
+        new StagePlan(1, "total -> out", 1, List.of(
+            new WindowAggregatePlan("total", List.of(), WindowPlan.tumbling(10_000), 0, null,
+                List.of(new AggregatePlan("n", AggregatePlan.Function.COUNT, null))),
+            new SinkPlan("out", "blackhole", "json", Map.of())), List.of(new ChainLink("total", null, "out")))),
+        List.of(new EdgePlan(0, "src", null, 1, "total", EdgePlan.Partitioning.HASH, List.of())));
+    assertThat(StageSamples.of(plan, List.of(view("src", 0, 2, 1, 1, 0, 0), view("total", 1, 1, 1, 1, 0, 0),
+        view("out", 1, 1, 1, 1, 0, 0)), null, Map.of(), Map.of("total", "src", "gone", "src")).joinsAtOne())
+        .as("by stage id; a head no stage begins with is left out").isEqualTo(Map.of(1, 0));
+
+    for (Map<String, String> joins : List.of(Map.<String, String>of(), Map.of("total", "src"))) {
+      MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+      JobMetricsTracker tracker = new JobMetricsTracker();
+      AttemptId attempt = new AttemptId("j", 1);
+      tracker.attemptStarted(attempt, plan);
+      ObservedJob job = running(tracker, joins);
+      try (ControlMetrics metrics = new ControlMetrics(() -> List.of(job), List.of("RUNNING"), clock)) {
+        // 10k records/s: each source subtask 25% busy (50% at 1), the window 40% busy
+        for (int step = 0; step <= 12; step++) {
+          long at = step * 10 * SECOND;
+          long records = step * 50_000L;
+          tracker.report(new WorkerReport.Metrics(attempt, "w", List.of(
+              task(at, 0, 0, "src", true, records, records, at * 3 / 4, 0),
+              task(at, 0, 1, "src", true, records, records, at * 3 / 4, 0),
+              task(at, 1, 0, "total -> out", false, 2 * records, 2 * records / 1000, at * 6 / 10, 0))));
+          metrics.sample();
+          clock.advance(Duration.ofSeconds(10));
+        }
+        assertThat(metrics.scrape()).as("joins %s", joins)
+            .contains("tributary_stage_recommended_parallelism{job=\"j\",project=\"p\",stage=\"src\"} "
+                + (joins.isEmpty() ? "1.0" : "2.0"));
+      }
+    }
+  }
+
   /** A running job "p/j" whose metrics {@code tracker} holds. */
   private static ObservedJob running(JobMetricsTracker tracker) {
+    return running(tracker, Map.of());
+  }
+
+  /** As {@link #running(JobMetricsTracker)}, whose stages {@code joinsAtOne} would join others at 1. */
+  private static ObservedJob running(JobMetricsTracker tracker, Map<String, String> joinsAtOne) {
     return new ObservedJob() {
+      @Override
+      public Map<String, String> joinsAtOne() {
+        return joinsAtOne;
+      }
+
       @Override
       public String project() {
         return "p";
@@ -187,7 +236,12 @@ class StageRecommendationsTest {
 
   private static TaskMetrics task(long at, int stage, String name, boolean source, long in, long out, long idle,
       long backpressured) {
-    return new TaskMetrics(at, stage + "/0", name, stage, 0, source, in, out, Long.MIN_VALUE, false, false, at, idle,
-        backpressured, List.of(new TaskMetrics.OperatorCounters(name.split(" ")[0], in, out, Long.MIN_VALUE, 0, 0)));
+    return task(at, stage, 0, name, source, in, out, idle, backpressured);
+  }
+
+  private static TaskMetrics task(long at, int stage, int subtask, String name, boolean source, long in, long out,
+      long idle, long backpressured) {
+    return new TaskMetrics(at, stage + "/" + subtask, name, stage, subtask, source, in, out, Long.MIN_VALUE, false,
+        false, at, idle, backpressured, List.of(new TaskMetrics.OperatorCounters(name.split(" ")[0], in, out, Long.MIN_VALUE, 0, 0)));
   }
 }

@@ -130,6 +130,10 @@ class PlannerTest {
             org.assertj.core.groups.Tuple.tuple("h -> all", true));
     assertThat(one.stages()).as("chained into a stage whose source can be rescaled")
         .noneMatch(Planner::runsAtOneOnly);
+    assertThat(Planner.joinsAtOne(two, head -> Planner.plan(JobSpecs.parse(job(ops)), 2, java.util.Map.of(head, 1))))
+        .as("the global stages that would run in their input's task at 1")
+        .isEqualTo(java.util.Map.of("g", "k", "h", "src"));
+    assertThat(Planner.joinsAtOne(one, head -> one)).as("already there").isEmpty();
     ExecutionPlan oneSource = Planner.plan(JobSpecs.parse(job(ops)), 2, java.util.Map.of("src", 1));
     assertThat(oneSource.stages()).extracting(StagePlan::name).as("the input's stage at 1, not the job")
         .containsExactly("src -> h -> all", "k", "g -> out");
@@ -137,6 +141,10 @@ class PlannerTest {
     ExecutionPlan unaligned = plan(job("checkpoints: {interval: 1s, unaligned: true}\n" + ops));
     assertThat(unaligned.stages()).extracting(StagePlan::name).containsExactly("src", "k", "g -> out", "h -> all");
     assertThat(unaligned.edges()).contains(new EdgePlan(1, "k", null, 2, "g", Partitioning.HASH, List.of()));
+    String unalignedOps = "checkpoints: {interval: 1s, unaligned: true}\n" + ops;
+    assertThat(Planner.joinsAtOne(Planner.plan(JobSpecs.parse(job(unalignedOps)), 2),
+        head -> Planner.plan(JobSpecs.parse(job(unalignedOps)), 2, java.util.Map.of(head, 1))))
+        .as("never chained with unaligned checkpoints").isEmpty();
   }
 
   @Test
