@@ -20,10 +20,11 @@ import java.util.Set;
  * What the autoscaler sees of a running job, from its plan and its operators' rates: per stage its
  * parallelism and bounds (1 to 1 for a stage that begins with a global window, aggregate or top-N),
  * its busy and backpressured fractions (those of its busiest subtask, so a skewed stage is sized by
- * its hottest key groups), the records its first operator is given and its last one emits. A source whose backlog the control plane sees (Kafka: end offsets minus the latest
- * checkpoint's positions, {@link SourceBacklogs}) reports it, and its growth as the rate records
- * are written to it minus the rate it reads; the target of the others is the rate they read, or for
- * a throttled generator its configured rate.
+ * its hottest key groups), the records its first operator is given and its last one emits. A source
+ * whose backlog the control plane sees (Kafka: end offsets minus the latest checkpoint's positions,
+ * {@link SourceBacklogs}) reports it, and its growth as the rate records are written to it minus the
+ * rate it reads; the target of the others is the rate they read, or for a throttled generator its
+ * configured rate.
  */
 final class StageSamples {
   private StageSamples() {}

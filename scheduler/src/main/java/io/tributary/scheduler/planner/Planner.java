@@ -144,13 +144,13 @@ public final class Planner {
       java.util.function.Function<String, ExecutionPlan> atOne) {
     Map<String, String> joins = new LinkedHashMap<>();
     for (StagePlan stage : plan.stages()) {
-      Set<Integer> inputs = new LinkedHashSet<>();
-      plan.edges().stream().filter(e -> e.toStage() == stage.id()).forEach(e -> inputs.add(e.fromStage()));
-      if (!runsAtOneOnly(stage) || inputs.size() != 1 || plan.stage(inputs.iterator().next()).parallelism() == 1) {
+      List<Integer> inputs = plan.edges().stream().filter(e -> e.toStage() == stage.id())
+          .map(EdgePlan::fromStage).distinct().toList();
+      if (!runsAtOneOnly(stage) || inputs.size() != 1 || plan.stage(inputs.get(0)).parallelism() == 1) {
         continue;
       }
       String head = head(stage);
-      String input = head(plan.stage(inputs.iterator().next()));
+      String input = head(plan.stage(inputs.get(0)));
       try {
         ExecutionPlan probe = atOne.apply(input);
         if (probe.stageOf(head).orElseThrow().id() == probe.stageOf(input).orElseThrow().id()) {
