@@ -106,7 +106,7 @@ final class SourceWatch {
     }
     job.backlogAskedAt(now);
     try {
-      backlogs(job).forEach((source, b) -> job.backlogs.observe(source, b.pending(), b.written(), now));
+      backlogs(job).forEach((source, b) -> job.backlogs.observe(source, b.pending(), b.written(), b.splits(), now));
       job.backlogProblem(null);
     } catch (RuntimeException e) {
       String why = String.valueOf(e.getMessage());

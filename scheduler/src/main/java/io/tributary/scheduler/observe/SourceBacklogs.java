@@ -28,20 +28,25 @@ public final class SourceBacklogs {
    * @param records the latest backlog
    * @param writtenPerSecond records written to the source per second, over up to {@link
    *     #RATE_WINDOW}; empty until two observations span some time
+   * @param splits the source's number of splits at the latest observation (a Kafka topic's
+   *     partitions), 0 when it cannot tell
    */
-  public record Backlog(long records, OptionalDouble writtenPerSecond) {}
+  public record Backlog(long records, OptionalDouble writtenPerSecond, int splits) {}
 
-  private record Observation(Instant at, long pending, long written) {}
+  private record Observation(Instant at, long pending, long written, int splits) {}
 
   private final Map<String, Deque<Observation>> bySource = new HashMap<>();
 
-  /** Source {@code sourceId} had {@code pending} records waiting, and {@code written} ever, at {@code at}. */
-  public synchronized void observe(String sourceId, long pending, long written, Instant at) {
+  /**
+   * Source {@code sourceId} had {@code pending} records waiting, {@code written} ever, and {@code
+   * splits} splits (0: it cannot tell) at {@code at}.
+   */
+  public synchronized void observe(String sourceId, long pending, long written, int splits, Instant at) {
     Deque<Observation> d = bySource.computeIfAbsent(sourceId, k -> new ArrayDeque<>());
     if (!d.isEmpty() && (at.isBefore(d.peekLast().at()) || written < d.peekLast().written())) {
       d.clear(); // the clock went back, or the topic was recreated: start over
     }
-    d.addLast(new Observation(at, Math.max(0, pending), written));
+    d.addLast(new Observation(at, Math.max(0, pending), written, Math.max(0, splits)));
     while (d.size() > 2 && Duration.between(d.peekFirst().at(), at).compareTo(RATE_WINDOW) > 0) {
       d.removeFirst();
     }
@@ -55,7 +60,8 @@ public final class SourceBacklogs {
       Observation first = d.peekFirst();
       double seconds = Duration.between(first.at(), last.at()).toMillis() / 1000.0;
       out.put(id, new Backlog(last.pending(), seconds > 0
-          ? OptionalDouble.of((last.written() - first.written()) / seconds) : OptionalDouble.empty()));
+          ? OptionalDouble.of((last.written() - first.written()) / seconds) : OptionalDouble.empty(),
+          last.splits()));
     });
     return out;
   }

@@ -69,8 +69,11 @@ final class StageSamples {
       // a stage that begins with a global window, aggregate or top-N cannot be rescaled at all: a
       // recommendation above 1 would only be refused, and with it the rest of its decision
       int max = Planner.runsAtOneOnly(s) ? 1 : bounds == null ? keyGroups : Math.max(1, bounds.max());
-      int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       SourceBacklogs.Backlog waiting = ops.get(0) instanceof SourcePlan src ? backlogs.get(src.id()) : null;
+      if (waiting != null && waiting.splits() > 0) {
+        max = Math.min(max, waiting.splits()); // a subtask without a split (partition) reads nothing
+      }
+      int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       double in = rate(first.recordsInPerSecond());
       // the backlog grows at what is written minus what the source reads
       double growth = waiting == null || waiting.writtenPerSecond().isEmpty() ? 0

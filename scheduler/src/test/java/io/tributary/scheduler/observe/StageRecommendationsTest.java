@@ -65,15 +65,28 @@ class StageRecommendationsTest {
     assertThat(s.stage(0).backlog()).as("a source that cannot tell its backlog").isZero();
 
     StageSample lagging = StageSamples.of(PLAN, ops, null, Map.of("src",
-        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.of(11_500)))).stage(0);
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.of(11_500), 0))).stage(0);
     assertThat(lagging.backlog()).isEqualTo(90_000);
     assertThat(lagging.lagGrowthRate()).as("written 11.5k/s, read 10k/s").isEqualTo(1_500);
     assertThat(StageSamples.of(PLAN, ops, null, Map.of("src",
-        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.empty()))).stage(0).lagGrowthRate())
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.empty(), 0))).stage(0).lagGrowthRate())
         .as("no write rate yet").isZero();
     assertThat(StageSamples.of(PLAN, ops, null, Map.of("work",
-        new SourceBacklogs.Backlog(5, java.util.OptionalDouble.of(5)))).stage(1).backlog())
+        new SourceBacklogs.Backlog(5, java.util.OptionalDouble.of(5), 3))).stage(1).backlog())
         .as("only a source stage has a backlog").isZero();
+
+    StageSample partitioned = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("src",
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0);
+    assertThat(partitioned.max()).as("a source with 3 partitions, whatever the bounds").isEqualTo(3);
+    assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 2), Map.of("src",
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0).max())
+        .as("nor above the bounds").isEqualTo(2);
+    assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("src",
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 0))).stage(0).max())
+        .as("a source that cannot tell").isEqualTo(8);
+    assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("work",
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(1).max())
+        .as("only a source stage").isEqualTo(8);
   }
 
   @Test

@@ -133,7 +133,8 @@ public final class KafkaSource implements SourceConnector {
    * The records beyond {@code positions} on every partition of the topic (its end offset minus the
    * position; a partition without one counts from where a new reader starts: the group's committed
    * offset, else the earliest offset, or nothing when reading from the latest), and the sum of its
-   * end offsets (what was ever written; records deleted by retention still count). Under
+   * end offsets (what was ever written; records deleted by retention still count), and its number
+   * of partitions. Under
    * {@code isolation.level=read_committed} end offsets are the last stable ones, and a committed
    * transaction's marker counts as one record: at worst a job resumes to read nothing.
    */
@@ -191,7 +192,7 @@ public final class KafkaSource implements SourceConnector {
         }
         pending += Math.max(0, e.getValue().offset() - start);
       }
-      return java.util.Optional.of(new io.tributary.connect.SourceBacklog(pending, written));
+      return java.util.Optional.of(new io.tributary.connect.SourceBacklog(pending, written, d.partitions().size()));
     } catch (ExecutionException e) {
       throw new ConnectorException("kafka source '" + sourceId + "': cannot read the offsets of topic '" + topic
           + "' at " + consumerConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": "

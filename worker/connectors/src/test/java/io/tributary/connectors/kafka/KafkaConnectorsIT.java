@@ -71,6 +71,9 @@ class KafkaConnectorsIT {
     List<? extends SourceSplit> splits = source.splits(2);
     assertThat(splits).extracting(SourceSplit::id).containsExactly("events-0", "events-1", "events-2");
     assertThat(source.bounded()).isFalse();
+    assertThat(source.backlog(Map.of("events-0", "4")))
+        .as("6 records after offset 4 of events-0, all 11 of the others from the earliest; 32 written; 3 partitions")
+        .hasValue(new io.tributary.connect.SourceBacklog(28, 32, 3));
     for (SourceSplit split : splits) {
       CollectingOutput out = readUntil(source, split, 10 + (split.id().equals("events-0") ? 0 : 1));
       int p = Integer.parseInt(split.id().substring("events-".length()));
