@@ -295,9 +295,13 @@ public final class Autoscaler {
       numbers = String.format("%s: busy %.2f, almost idle", s.name(), a.busy());
     } else {
       checkScaleUp(st, trueRate);
-      rec = fit((int) Math.ceil(p * target / (trueRate * settings.targetUtilization()) - 1e-9), s);
+      int wanted = (int) Math.ceil(p * target / (trueRate * settings.targetUtilization()) - 1e-9);
+      rec = fit(wanted, s);
       numbers = String.format("%s: busy %.2f, true rate %s, target %s", s.name(), a.busy(), rate(trueRate),
           rate(target));
+      if (wanted > rec && s.maxReason() != null) {
+        numbers += ", at most " + s.max() + " (" + s.maxReason() + ")";
+      }
     }
     if (rec == 1 && p > 1 && joining != null) {
       // at 1 the stage would also run the global operators after it, in the same task: if that is

@@ -24,10 +24,20 @@ import java.util.OptionalDouble;
  * @param backlog for a source, the records waiting outside; 0 otherwise
  * @param configuredRate for a throttled source (a generator set to a rate), that rate: the source
  *     will never need more; empty otherwise
+ * @param maxReason why {@code max} is below the job's bound, for explanations (for example "the
+ *     topic's 3 partitions"); null when it is the job's bound
  */
 public record StageSample(int stageId, String name, int parallelism, int min, int max, int keyGroups, double busy,
     double backpressured, double recordsInPerSecond, double recordsOutPerSecond, double lagGrowthRate,
-    double backlog, OptionalDouble configuredRate) {
+    double backlog, OptionalDouble configuredRate, String maxReason) {
+  /** A stage bounded by the job's bounds alone. */
+  public StageSample(int stageId, String name, int parallelism, int min, int max, int keyGroups, double busy,
+      double backpressured, double recordsInPerSecond, double recordsOutPerSecond, double lagGrowthRate,
+      double backlog, OptionalDouble configuredRate) {
+    this(stageId, name, parallelism, min, max, keyGroups, busy, backpressured, recordsInPerSecond,
+        recordsOutPerSecond, lagGrowthRate, backlog, configuredRate, null);
+  }
+
   /** @throws IllegalArgumentException naming the value out of range */
   public StageSample {
     Objects.requireNonNull(name, "name");

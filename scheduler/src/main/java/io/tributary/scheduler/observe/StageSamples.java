@@ -66,12 +66,17 @@ final class StageSamples {
           backpressuredMs = Math.max(backpressuredMs, v.backpressuredTimeMsPerSecond());
         }
       }
-      // a stage that begins with a global window, aggregate or top-N cannot be rescaled at all: a
-      // recommendation above 1 would only be refused, and with it the rest of its decision
-      int max = Planner.runsAtOneOnly(s) ? 1 : bounds == null ? keyGroups : Math.max(1, bounds.max());
+      int max = bounds == null ? keyGroups : Math.max(1, bounds.max());
+      String maxReason = null;
       SourceBacklogs.Backlog waiting = ops.get(0) instanceof SourcePlan src ? backlogs.get(src.id()) : null;
-      if (waiting != null && waiting.splits() > 0) {
-        max = Math.min(max, waiting.splits()); // a subtask without a split (partition) reads nothing
+      if (Planner.runsAtOneOnly(s)) {
+        // it cannot be rescaled at all: a recommendation above 1 would only be refused, and with it
+        // the rest of its decision
+        max = 1;
+        maxReason = "a window, aggregate or top-N without keys runs at 1";
+      } else if (waiting != null && waiting.splits() > 0 && waiting.splits() < max) {
+        max = waiting.splits(); // a subtask without a split (partition) reads nothing
+        maxReason = "the source has " + waiting.splits() + (waiting.splits() == 1 ? " partition" : " partitions");
       }
       int min = bounds == null ? 1 : Math.max(1, Math.min(bounds.min(), max));
       double in = rate(first.recordsInPerSecond());
@@ -80,7 +85,7 @@ final class StageSamples {
           : waiting.writtenPerSecond().getAsDouble() - in;
       stages.add(new StageSample(s.id(), s.name(), s.parallelism(), min, Math.max(min, max), keyGroups,
           fraction(busyMs), fraction(backpressuredMs), in, rate(last.recordsOutPerSecond()), growth,
-          waiting == null ? 0 : waiting.records(), configuredRate(ops.get(0))));
+          waiting == null ? 0 : waiting.records(), configuredRate(ops.get(0)), maxReason));
     }
     Set<JobSample.Edge> edges = new LinkedHashSet<>();
     for (EdgePlan e : plan.edges()) {

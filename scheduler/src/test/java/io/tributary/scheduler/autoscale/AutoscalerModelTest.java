@@ -134,6 +134,24 @@ class AutoscalerModelTest {
 
   /** A source of 1 subtask, half busy at {@code in}. */
   @Test
+  void aStageHeldBelowWhatItWantsByItsOwnLimitSaysWhy() {
+    // wants ceil(2 * 20k / (10k * 0.7)) = 6, may have 3
+    StageSample src = new StageSample(0, "src", 2, 1, 3, 128, 1.0, 0, 10_000, 10_000, 10_000, 0,
+        OptionalDouble.empty(), "the source has 3 partitions");
+    StageSample unlimited = new StageSample(0, "src", 2, 1, 3, 128, 1.0, 0, 10_000, 10_000, 10_000, 0,
+        OptionalDouble.empty());
+
+    ScalingDecision d = decideOn(new JobSample(List.of(src), List.of())).stage(0);
+
+    assertThat(d.to()).isEqualTo(3);
+    assertThat(d.explanation()).isEqualTo(
+        "src: busy 1.00, true rate 10k/s, target 20k/s, at most 3 (the source has 3 partitions) → 2 → 3");
+    assertThat(decideOn(new JobSample(List.of(unlimited), List.of())).stage(0).explanation())
+        .as("the job's own bound needs no reason")
+        .isEqualTo("src: busy 1.00, true rate 10k/s, target 20k/s → 2 → 3");
+  }
+
+  @Test
   void aStageIsNotScaledDownToOneWhenTheGlobalOperatorsThatWouldJoinItsTaskMakeItTooBusy() {
     // src at 2, each subtask 25% busy at 10k/s; at 1 alone it would be 50% busy, under the 70% target
     StageSample src = new StageSample(0, "src", 2, 1, 8, 128, 0.25, 0, 10_000, 10_000, 0, 0,

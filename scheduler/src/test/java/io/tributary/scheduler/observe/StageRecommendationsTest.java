@@ -78,6 +78,8 @@ class StageRecommendationsTest {
     StageSample partitioned = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("src",
         new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0);
     assertThat(partitioned.max()).as("a source with 3 partitions, whatever the bounds").isEqualTo(3);
+    assertThat(partitioned.maxReason()).isEqualTo("the source has 3 partitions");
+    assertThat(s.stage(0).maxReason()).as("bounded by the job alone").isNull();
     assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 2), Map.of("src",
         new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0).max())
         .as("nor above the bounds").isEqualTo(2);
@@ -134,6 +136,7 @@ class StageRecommendationsTest {
         view("total", 1, 1, 10_000, 10, 1000, 0),
         view("out", 1, 1, 10, 10, 0, 0)), new ObservedJob.ParallelismBounds(1, 8), Map.of());
     assertThat(sample.stage(1).max()).as("the global window's stage").isEqualTo(1);
+    assertThat(sample.stage(1).maxReason()).isEqualTo("a window, aggregate or top-N without keys runs at 1");
     assertThat(sample.stage(0).max()).as("its source's stage").isEqualTo(8);
 
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
