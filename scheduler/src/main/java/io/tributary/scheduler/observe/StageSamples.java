@@ -32,17 +32,9 @@ final class StageSamples {
   /**
    * @param bounds the job's parallelism bounds, or null for 1 up to the key groups
    * @param backlogs what waits for each source that can tell, by source operator id
+   * @param joinsAtOne the stages that would run in another's task if that ran at 1, by the heads of
+   *     both ({@link ObservedJob#joinsAtOne}); a head that begins no stage of {@code plan} is left out
    * @return null when the rates do not cover every stage of the plan (an attempt just started)
-   */
-  static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds,
-      Map<String, SourceBacklogs.Backlog> backlogs) {
-    return of(plan, operators, bounds, backlogs, Map.of());
-  }
-
-  /**
-   * As {@link #of(ExecutionPlan, List, ObservedJob.ParallelismBounds, Map)}, with the stages that
-   * would run in another's task if that ran at 1, by the heads of both ({@link
-   * ObservedJob#joinsAtOne}); a head that begins no stage of {@code plan} is left out.
    */
   static JobSample of(ExecutionPlan plan, List<OperatorMetricsView> operators, ObservedJob.ParallelismBounds bounds,
       Map<String, SourceBacklogs.Backlog> backlogs, Map<String, String> joinsAtOne) {

@@ -144,13 +144,16 @@ public final class Planner {
       java.util.function.Function<String, ExecutionPlan> atOne) {
     Map<String, String> joins = new LinkedHashMap<>();
     for (StagePlan stage : plan.stages()) {
-      List<Integer> inputs = plan.edges().stream().filter(e -> e.toStage() == stage.id())
-          .map(EdgePlan::fromStage).distinct().toList();
-      if (!runsAtOneOnly(stage) || inputs.size() != 1 || plan.stage(inputs.get(0)).parallelism() == 1) {
+      List<Integer> inputs = plan.inputsOf(stage.id()).stream().map(EdgePlan::fromStage).distinct().toList();
+      if (!runsAtOneOnly(stage) || inputs.size() != 1) {
         continue;
       }
+      StagePlan from = plan.stage(inputs.get(0));
+      if (from.parallelism() == 1) {
+        continue; // joined already
+      }
       String head = head(stage);
-      String input = head(plan.stage(inputs.get(0)));
+      String input = head(from);
       try {
         ExecutionPlan probe = atOne.apply(input);
         if (probe.stageOf(head).orElseThrow().id() == probe.stageOf(input).orElseThrow().id()) {

@@ -43,7 +43,7 @@ class StageRecommendationsTest {
         view("work", 1, 1, 10_000, 5_000, 900, 0),
         view("out", 1, 1, 5_000, 5_000, 300, 50));
 
-    JobSample s = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 4), Map.of());
+    JobSample s = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 4), Map.of(), Map.of());
 
     assertThat(s.edges()).containsExactly(new JobSample.Edge(0, 1));
     StageSample work = s.stage(1);
@@ -55,39 +55,41 @@ class StageRecommendationsTest {
     assertThat(work.min()).isEqualTo(1);
     assertThat(work.max()).isEqualTo(4);
     assertThat(work.keyGroups()).isEqualTo(128);
-    assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null, Map.of())).as("rates that miss a stage").isNull();
+    assertThat(StageSamples.of(PLAN, ops.subList(0, 1), null, Map.of(), Map.of())).as("rates that miss a stage")
+        .isNull();
     assertThat(s.stage(0).configuredRate()).as("an unthrottled generator").isEmpty();
 
     ExecutionPlan throttled = new ExecutionPlan("job", 128, "heap", List.of(
         new StagePlan(0, "src", 1, List.of(new SourcePlan("src", "datagen", "json", null, 2_000, null, Map.of())),
             List.of()), PLAN.stages().get(1)), PLAN.edges());
-    assertThat(StageSamples.of(throttled, ops, null, Map.of()).stage(0).configuredRate()).hasValue(2_000);
+    assertThat(StageSamples.of(throttled, ops, null, Map.of(), Map.of()).stage(0).configuredRate()).hasValue(2_000);
     assertThat(s.stage(0).backlog()).as("a source that cannot tell its backlog").isZero();
 
     StageSample lagging = StageSamples.of(PLAN, ops, null, Map.of("src",
-        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.of(11_500), 0))).stage(0);
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.of(11_500), 0)), Map.of()).stage(0);
     assertThat(lagging.backlog()).isEqualTo(90_000);
     assertThat(lagging.lagGrowthRate()).as("written 11.5k/s, read 10k/s").isEqualTo(1_500);
     assertThat(StageSamples.of(PLAN, ops, null, Map.of("src",
-        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.empty(), 0))).stage(0).lagGrowthRate())
+        new SourceBacklogs.Backlog(90_000, java.util.OptionalDouble.empty(), 0)), Map.of()).stage(0)
+        .lagGrowthRate())
         .as("no write rate yet").isZero();
     assertThat(StageSamples.of(PLAN, ops, null, Map.of("work",
-        new SourceBacklogs.Backlog(5, java.util.OptionalDouble.of(5), 3))).stage(1).backlog())
+        new SourceBacklogs.Backlog(5, java.util.OptionalDouble.of(5), 3)), Map.of()).stage(1).backlog())
         .as("only a source stage has a backlog").isZero();
 
     StageSample partitioned = StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("src",
-        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0);
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3)), Map.of()).stage(0);
     assertThat(partitioned.max()).as("a source with 3 partitions, whatever the bounds").isEqualTo(3);
     assertThat(partitioned.maxReason()).isEqualTo("the source has 3 partitions");
     assertThat(s.stage(0).maxReason()).as("bounded by the job alone").isNull();
     assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 2), Map.of("src",
-        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(0).max())
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3)), Map.of()).stage(0).max())
         .as("nor above the bounds").isEqualTo(2);
     assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("src",
-        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 0))).stage(0).max())
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 0)), Map.of()).stage(0).max())
         .as("a source that cannot tell").isEqualTo(8);
     assertThat(StageSamples.of(PLAN, ops, new ObservedJob.ParallelismBounds(1, 8), Map.of("work",
-        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3))).stage(1).max())
+        new SourceBacklogs.Backlog(0, java.util.OptionalDouble.of(10_000), 3)), Map.of()).stage(1).max())
         .as("only a source stage").isEqualTo(8);
   }
 
@@ -134,7 +136,7 @@ class StageRecommendationsTest {
     JobSample sample = StageSamples.of(plan, List.of(
         view("src", 0, 1, 10_000, 10_000, 1000, 0),
         view("total", 1, 1, 10_000, 10, 1000, 0),
-        view("out", 1, 1, 10, 10, 0, 0)), new ObservedJob.ParallelismBounds(1, 8), Map.of());
+        view("out", 1, 1, 10, 10, 0, 0)), new ObservedJob.ParallelismBounds(1, 8), Map.of(), Map.of());
     assertThat(sample.stage(1).max()).as("the global window's stage").isEqualTo(1);
     assertThat(sample.stage(1).maxReason()).isEqualTo("a window, aggregate or top-N without keys runs at 1");
     assertThat(sample.stage(0).max()).as("its source's stage").isEqualTo(8);
