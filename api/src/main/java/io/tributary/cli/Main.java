@@ -43,7 +43,23 @@ public final class Main implements Runnable {
       line.getErr().println("tributary: " + CliErrors.describe(ex));
       return CliErrors.exitCode(ex);
     });
+    cli.setParameterExceptionHandler(Main::usageError);
     return cli.execute(args);
+  }
+
+  /**
+   * A command line picocli cannot take (a missing option, an unknown one, a bad value): one line
+   * that says why and where the usage is, not the whole usage, and exit code 2.
+   */
+  private static int usageError(CommandLine.ParameterException ex, String[] args) {
+    CommandLine cmd = ex.getCommandLine();
+    StringBuilder line = new StringBuilder("tributary: ").append(ex.getMessage().strip().replaceAll("\\s*\\R\\s*", " "));
+    if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      line.append("; did you mean ").append(String.join(" or ", u.getSuggestions())).append('?');
+    }
+    line.append(" (see '").append(cmd.getCommandSpec().qualifiedName()).append(" --help')");
+    cmd.getErr().println(line);
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   @Override

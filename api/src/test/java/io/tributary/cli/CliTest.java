@@ -26,6 +26,16 @@ class CliTest {
   }
 
   @Test
+  void aCommandLineItCannotTakeIsOneLineThatPointsAtTheUsageAndExitCode2() {
+    assertThat(Main.execute("apply")).isEqualTo(2);
+    assertThat(std.err().strip()).isEqualTo("tributary: Missing required option: '--file=FILE' (see 'tributary apply --help')");
+    std.reset();
+    assertThat(Main.execute("get", "clicks", "--outptu", "json")).isEqualTo(2);
+    assertThat(std.err().strip()).startsWith("tributary: Unknown options: '--outptu', 'json'; did you mean --output?")
+        .endsWith(" (see 'tributary get --help')").doesNotContain("\n");
+  }
+
+  @Test
   void aWorkerWithoutAnAddressOrSecretSaysWhatToFixInOneLine() {
     assertThat(Main.execute("worker", "--control-plane", "nowhere")).isNotZero();
     assertThat(std.err().strip()).isEqualTo("tributary: --control-plane is HOST:PORT (the server's worker port), "

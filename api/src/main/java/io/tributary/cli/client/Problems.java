@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 /**
  * Turns a failed call into one line for the user and an exit code ({@link ExitCodes}). The server
  * answers errors with {@code application/problem+json}; its {@code detail} is the line, followed
- * by every field error as {@code pointer: message} when it lists them; errors in a SQL job's text
+ * by every field error as {@code pointer: message} when it lists them (a single field error alone:
+ * the detail is that error); errors in a SQL job's text
  * are each {@code line L, column C: message}.
  */
 final class Problems {
@@ -48,11 +49,18 @@ final class Problems {
           .map(f -> "line " + f.getLine() + ", column " + f.getColumn() + ": " + f.getMessage())
           .collect(Collectors.joining("; "))));
     }
-    StringBuilder line = new StringBuilder(detail);
+    StringBuilder line = new StringBuilder();
     if (errors != null && !errors.isEmpty()) {
-      line.append(": ").append(errors.stream()
+      // the detail of a single field error is that error: say it once, its pointer into the file
+      FieldError first = errors.get(0);
+      if (errors.size() > 1 || !detail.equals(first.getPointer() + ": " + first.getMessage())) {
+        line.append(detail).append(": ");
+      }
+      line.append(errors.stream()
           .map(f -> pointer(f.getPointer(), pointerPrefix) + ": " + f.getMessage())
           .collect(Collectors.joining("; ")));
+    } else {
+      line.append(detail);
     }
     if (e.getCode() == 401 && !tokenGiven) {
       line.append(" (set TRIBUTARY_TOKEN or pass --token)");

@@ -41,6 +41,18 @@ class ProblemsTest {
   }
 
   @Test
+  void aSingleFieldErrorIsSaidOnceWithItsPointerIntoTheFile() {
+    String body = """
+        {"type": "urn:tributary:problem:invalid-spec", "title": "Invalid job spec", "status": 400,
+         "detail": "/spec/sinks/out/path: '/etc/x' is outside this project's file directories",
+         "errors": [{"pointer": "/spec/sinks/out/path", "message": "'/etc/x' is outside this project's file directories"}]}
+        """;
+    CliFailure f = Problems.describe(new ApiException(400, "x", null, body), SERVER, "/spec", true);
+    assertThat(f.exitCode()).isEqualTo(2);
+    assertThat(f.getMessage()).isEqualTo("/sinks/out/path: '/etc/x' is outside this project's file directories");
+  }
+
+  @Test
   void pointersOutsideThePrefixStayAsTheyAre() {
     assertThat(Problems.pointer("/spec", "/spec")).isEqualTo("/");
     assertThat(Problems.pointer("/specimen", "/spec")).isEqualTo("/specimen");

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Parse and validate in one call, reporting shape and semantic errors together. */
 public final class JobSpecs {
@@ -60,7 +62,11 @@ public final class JobSpecs {
     SpecParser.Result result = SpecParser.read(text);
     List<SpecError> errors = new ArrayList<>(result.errors());
     if (result.spec() != null) {
-      errors.addAll(SpecValidator.validate(result.spec()));
+      // a field the parser found wrong (or missing) is reported once, not again by the validator
+      Set<String> shapeErrors = errors.stream().map(SpecError::pointer).collect(Collectors.toSet());
+      SpecValidator.validate(result.spec()).stream()
+          .filter(e -> !shapeErrors.contains(e.pointer()))
+          .forEach(errors::add);
     }
     if (!errors.isEmpty()) {
       throw new InvalidSpecException(errors);

@@ -201,6 +201,14 @@ class SpecValidatorTest {
   }
 
   @Test
+  void aFieldTheParserFoundMissingIsReportedOnce() {
+    assertThat(errors("name: j\nsinks: {k: {input: x, type: stdout}}\n")).extracting(SpecError::pointer)
+        .containsOnlyOnce("/sources");
+    assertThat(errors("name: j\nsources: {}\nsinks: {k: {input: x, type: stdout}}\n"))
+        .contains(new SpecError("/sources", "declare at least one source"));
+  }
+
+  @Test
   void loadsFromAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     java.nio.file.Path file = dir.resolve("job.yaml");
     java.nio.file.Files.writeString(file, resource("auction-activity.yaml"));
