@@ -224,6 +224,8 @@ final class Problems {
     }
   }
 
+  /** The pattern of project and job names in the API's description. */
+  private static final String DNS_LABEL = "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$";
   private static final Pattern UNKNOWN_PROPERTY = Pattern.compile("Unknown property \\[([^\\]]+)\\]");
   private static final Pattern UNKNOWN_IN = Pattern.compile("deserialization of type:? \\[?(?:class )?(?:[\\w.]*\\.)?([A-Za-z0-9_]+)");
   private static final Pattern FAILED_ARGUMENT = Pattern.compile(
@@ -313,6 +315,8 @@ final class Problems {
     if (nl >= 0) {
       m = m.substring(0, nl);
     }
+    // Jackson's location: the line and column say where, the source description is noise
+    m = m.replaceAll(" at \\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]", " at line $1, column $2");
     m = m.replaceAll(" at \\[Source: .*", "").trim();
     return m.length() > 300 ? m.substring(0, 300) + "..." : m;
   }
@@ -343,13 +347,24 @@ final class Problems {
     public HttpResponse<?> handle(HttpRequest request, ConstraintViolationException e) {
       List<FieldError> errors = new ArrayList<>();
       for (ConstraintViolation<?> v : e.getConstraintViolations()) {
-        errors.add(new FieldError(pointer(v.getPropertyPath()), v.getMessage()));
+        errors.add(new FieldError(pointer(v.getPropertyPath()), message(v)));
       }
       errors.sort(Comparator.comparing(FieldError::getPointer));
       FieldError first = errors.get(0);
       String detail = errors.size() == 1 ? first.getPointer() + ": " + first.getMessage()
           : errors.size() + " invalid fields, the first " + first.getPointer() + ": " + first.getMessage();
       return user(request, 400, detail, errors);
+    }
+
+    /** The violation's message; a name that is not a DNS label says what a name may hold, not the regex. */
+    private static String message(ConstraintViolation<?> v) {
+      if (v.getConstraintDescriptor() != null
+          && v.getConstraintDescriptor().getAnnotation() instanceof jakarta.validation.constraints.Pattern p
+          && p.regexp().equals(DNS_LABEL)) {
+        return "'" + v.getInvalidValue() + "' is not a DNS label: use at most 63 lower-case letters, digits"
+            + " and '-', starting and ending with a letter or digit";
+      }
+      return v.getMessage();
     }
 
     /** {@code applyJobApi.jobApply.spec.name} -> {@code /spec/name}; a parameter -> {@code /name}. */

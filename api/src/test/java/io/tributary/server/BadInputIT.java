@@ -97,7 +97,8 @@ class BadInputIT {
 
   @Test
   void malformedJsonAndMissingBody() throws Exception {
-    problem(put("bad", "{\"spec\": {"), 400);
+    JsonNode cut = problem(put("bad", "{\"spec\": {"), 400);
+    assertThat(cut.get("detail").asText()).contains("at line 1, column ").doesNotContain("Source");
     problem(put("bad", "[]"), 400);
     JsonNode noSpec = problem(put("bad", "{}"), 400);
     assertThat(noSpec.toString()).contains("spec");
@@ -115,7 +116,9 @@ class BadInputIT {
   void namesThatAreNotDnsLabels() throws Exception {
     JsonNode p = problem(put("Bad_Name", body(ServerTests.trickle("Bad_Name", 1))), 400);
     assertThat(p.findValuesAsText("pointer")).contains("/name");
-    problem(ServerTests.send(server, "GET", "/v1/projects/UPPER/jobs", ServerTests.ADMIN, null), 400);
+    JsonNode upper = problem(ServerTests.send(server, "GET", "/v1/projects/UPPER/jobs", ServerTests.ADMIN, null), 400);
+    assertThat(upper.get("detail").asText()).isEqualTo("/project: 'UPPER' is not a DNS label: use at most 63"
+        + " lower-case letters, digits and '-', starting and ending with a letter or digit");
     problem(put("a".repeat(64), body(ServerTests.trickle("a".repeat(64), 1))), 400);
     nothingStored();
   }
