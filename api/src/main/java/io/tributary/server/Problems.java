@@ -124,9 +124,9 @@ final class Problems {
   static MutableHttpResponse<Problem> of(HttpRequest<?> request, ControlException e) {
     int status;
     List<FieldError> errors = null;
-    if (e instanceof InvalidRequestException) {
+    if (e instanceof InvalidRequestException invalid) {
       status = 400;
-      errors = List.of(new FieldError("/" + ((InvalidRequestException) e).field(), e.getMessage()));
+      errors = List.of(new FieldError("/" + invalid.field(), invalid.reason()));
     } else if (e instanceof NotFoundException) {
       status = 404;
     } else if (e instanceof StateConflictException) {

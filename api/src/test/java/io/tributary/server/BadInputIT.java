@@ -178,5 +178,10 @@ class BadInputIT {
     problem(ServerTests.send(server, "POST", "/v1/projects/default/jobs/ghost/rescale", ServerTests.ADMIN,
         "{\"parallelism\": 0}"), 400);
     problem(ServerTests.send(server, "GET", "/v1/projects/default/jobs?pageSize=100000", ServerTests.ADMIN, null), 400);
+    JsonNode token = problem(ServerTests.send(server, "GET", "/v1/projects/default/jobs?pageToken=garbage",
+        ServerTests.ADMIN, null), 400);
+    assertThat(token.path("detail").asText()).isEqualTo("pageToken: not a page token of this list: garbage");
+    assertThat(token.path("errors").get(0).path("pointer").asText()).isEqualTo("/pageToken");
+    assertThat(token.path("errors").get(0).path("message").asText()).isEqualTo("not a page token of this list: garbage");
   }
 }

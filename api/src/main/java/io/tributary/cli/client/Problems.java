@@ -53,7 +53,7 @@ final class Problems {
     if (errors != null && !errors.isEmpty()) {
       // the detail of a single field error is that error: say it once, its pointer into the file
       FieldError first = errors.get(0);
-      if (errors.size() > 1 || !detail.equals(first.getPointer() + ": " + first.getMessage())) {
+      if (errors.size() > 1 || !isThe(first, detail)) {
         line.append(detail).append(": ");
       }
       line.append(errors.stream()
@@ -66,6 +66,13 @@ final class Problems {
       line.append(" (set TRIBUTARY_TOKEN or pass --token)");
     }
     return new CliFailure(ExitCodes.forStatus(e.getCode()), oneLine(line.toString()));
+  }
+
+  /** Whether {@code detail} is {@code error}, its pointer with or without the leading slash. */
+  private static boolean isThe(FieldError error, String detail) {
+    String p = error.getPointer() == null ? "" : error.getPointer();
+    String said = ": " + error.getMessage();
+    return detail.equals(p + said) || p.startsWith("/") && detail.equals(p.substring(1) + said);
   }
 
   static String pointer(String pointer, String prefix) {

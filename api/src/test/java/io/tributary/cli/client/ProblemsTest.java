@@ -50,6 +50,13 @@ class ProblemsTest {
     CliFailure f = Problems.describe(new ApiException(400, "x", null, body), SERVER, "/spec", true);
     assertThat(f.exitCode()).isEqualTo(2);
     assertThat(f.getMessage()).isEqualTo("/sinks/out/path: '/etc/x' is outside this project's file directories");
+    String parameter = """
+        {"type": "urn:tributary:problem:invalid-request", "title": "Invalid request", "status": 400,
+         "detail": "pageToken: not a page token of this list: x",
+         "errors": [{"pointer": "/pageToken", "message": "not a page token of this list: x"}]}
+        """;
+    assertThat(Problems.describe(new ApiException(400, "x", null, parameter), SERVER, "", true).getMessage())
+        .isEqualTo("/pageToken: not a page token of this list: x");
   }
 
   @Test

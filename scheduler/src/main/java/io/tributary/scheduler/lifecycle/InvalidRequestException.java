@@ -11,6 +11,7 @@ public final class InvalidRequestException extends ControlException {
   private static final long serialVersionUID = 1L;
 
   private final String field;
+  private final String reason;
 
   /**
    * @param field the offending parameter as the API names it ({@code name}, {@code project},
@@ -20,6 +21,12 @@ public final class InvalidRequestException extends ControlException {
   public InvalidRequestException(String field, String message) {
     super(field + ": " + message, Failure.Domain.USER, false, null);
     this.field = field;
+    this.reason = message;
+  }
+
+  /** What is wrong with the parameter, without its name (the message has it in front). */
+  public String reason() {
+    return reason;
   }
 
   /** The offending parameter. */
