@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ValidateCommand.class, ServerCommand.class, WorkerCommand.class,
         ApplyCommand.class, GetCommand.class, ListCommand.class, StopCommand.class, ResumeCommand.class,
         RescaleCommand.class, SavepointsCommand.class, EventsCommand.class, DeleteCommand.class})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -51,7 +51,7 @@ public final class Main implements Runnable {
    * A command line picocli cannot take (a missing option, an unknown one, a bad value): one line
    * that says why and where the usage is, not the whole usage, and exit code 2.
    */
-  private static int usageError(CommandLine.ParameterException ex, String[] args) {
+  public static int usageError(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     StringBuilder line = new StringBuilder("tributary: ").append(ex.getMessage().strip().replaceAll("\\s*\\R\\s*", " "));
     if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
@@ -62,8 +62,10 @@ public final class Main implements Runnable {
     return cmd.getCommandSpec().exitCodeOnInvalidInput();
   }
 
+  /** No command named: the usage, on stderr, and exit code 2. */
   @Override
-  public void run() {
+  public Integer call() {
     spec.commandLine().usage(System.err);
+    return 2;
   }
 }

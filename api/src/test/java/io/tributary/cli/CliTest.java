@@ -27,6 +27,9 @@ class CliTest {
 
   @Test
   void aCommandLineItCannotTakeIsOneLineThatPointsAtTheUsageAndExitCode2() {
+    assertThat(Main.execute()).isEqualTo(2);
+    assertThat(std.err()).contains("Commands:").contains("apply");
+    std.reset();
     assertThat(Main.execute("apply")).isEqualTo(2);
     assertThat(std.err().strip()).isEqualTo("tributary: Missing required option: '--file=FILE' (see 'tributary apply --help')");
     std.reset();

@@ -7,10 +7,10 @@ import picocli.CommandLine.Command;
  * {@code tributary bench}: benchmarks, commands that print figures. A module of its own, never part
  * of the product; {@code bin/tributary bench ...} runs {@link #main}.
  */
-@Command(name = "tributary bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
+@Command(name = "tributary bench", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, description = "Run a benchmark and print its figures.",
     subcommands = {NexmarkBench.class, StateBench.class, TimerBench.class, CheckpointBench.class, ApiBench.class, ClusterBench.class,
         AutoscaleBench.class})
-public final class BenchCommand implements Runnable {
+public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
   static {
     quietLogging();
   }
@@ -36,11 +36,15 @@ public final class BenchCommand implements Runnable {
       line.getErr().println("tributary: " + ex.getMessage());
       return 1;
     });
+    cli.setParameterExceptionHandler(io.tributary.cli.Main::usageError);
     return cli.execute(args);
   }
 
+  /** No benchmark named: says how to name one, exit code 2. */
   @Override
-  public void run() {
-    System.err.println("tributary: name a benchmark, for example: bench nexmark --query q5 --events 2000000");
+  public Integer call() {
+    System.err.println("tributary: name a benchmark, for example: bench nexmark --query q5 --events 2000000"
+        + " (see 'tributary bench --help')");
+    return 2;
   }
 }

@@ -59,6 +59,25 @@ class NexmarkBenchTest {
         .contains("generating nexmark person 1,000 + nexmark auction 3,000 alone");
   }
 
+  @Test
+  void eachBenchmarkHasItsHelpAndAMistypedOptionIsOneLine() {
+    assertThat(run("nexmark", "--help")).contains("Usage: tributary bench nexmark").contains("--events");
+    PrintStream original = System.err;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(BenchCommand.execute()).isEqualTo(2);
+      assertThat(BenchCommand.execute("nexmark", "--querry", "q5")).isEqualTo(2);
+    } finally {
+      System.setErr(original);
+    }
+    List<String> lines = bytes.toString(StandardCharsets.UTF_8).strip().lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0)).startsWith("tributary: name a benchmark, for example: ");
+    assertThat(lines.get(1)).startsWith("tributary: Unknown options: '--querry', 'q5'")
+        .contains("did you mean --query?").endsWith("(see 'tributary bench nexmark --help')");
+  }
+
   private static String run(String... args) {
     PrintStream original = System.out;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
