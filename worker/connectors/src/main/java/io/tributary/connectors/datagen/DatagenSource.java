@@ -1,14 +1,12 @@
 package io.tributary.connectors.datagen;
 
-import io.tributary.connect.SourceConnector;
-import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitReader;
 import io.tributary.connectors.internal.GeneratorReader;
+import io.tributary.connectors.internal.GeneratorSource;
 import io.tributary.connectors.internal.GeneratorSplit;
 import io.tributary.connectors.internal.GeneratorStart;
 import io.tributary.stream.Record;
 import io.tributary.stream.Schema;
-import java.util.List;
 
 /**
  * A synthetic source of records {@code {id, key, value, ts}}: {@code id} the sequence number,
@@ -19,16 +17,13 @@ import java.util.List;
  * below {@code count} when bounded. The start is fixed, or the wall clock's time when the job
  * started, carried by the splits ({@link GeneratorStart}).
  */
-public final class DatagenSource implements SourceConnector {
+public final class DatagenSource extends GeneratorSource {
   /** The schema of every datagen record. */
   public static final Schema SCHEMA = Schema.of("id", "key", "value", "ts");
 
-  private final String sourceId;
-  private final long count;
   private final long keys;
   private final long seed;
   private final long interval;
-  private final GeneratorStart start;
 
   /** A datagen source whose first record has event time {@code startTime}, on every run. */
   public DatagenSource(String sourceId, long count, long keys, long seed, long interval, long startTime) {
@@ -40,46 +35,16 @@ public final class DatagenSource implements SourceConnector {
    * @param start where event time starts
    */
   public DatagenSource(String sourceId, long count, long keys, long seed, long interval, GeneratorStart start) {
-    this.sourceId = sourceId;
-    this.count = count;
+    super(sourceId, count, start);
     this.keys = keys;
     this.seed = seed;
     this.interval = interval;
-    this.start = start;
-  }
-
-  /** The splits of a fresh start (carrying the wall clock's time now when the start follows it). */
-  @Override
-  public List<GeneratorSplit> splits(int parallelism) {
-    return start.splits(sourceId, parallelism);
-  }
-
-  @Override
-  public boolean splitsFollowParallelism() {
-    return true;
-  }
-
-  @Override
-  public SourceSplit splitOf(String id) {
-    return GeneratorSplit.parse(sourceId, id);
-  }
-
-  @Override
-  public SplitReader open(SourceSplit split) {
-    return open(split, null);
   }
 
   /** Resumes at a {@link SplitReader#position()} of the split's reader: its next id. */
   @Override
-  public SplitReader open(SourceSplit split, String position) {
-    GeneratorSplit s = (GeneratorSplit) split;
-    long first = start.of(s);
-    return GeneratorReader.resume(s, position, count, id -> record(id, first));
-  }
-
-  @Override
-  public boolean bounded() {
-    return count != Long.MAX_VALUE;
+  protected SplitReader reader(GeneratorSplit s, String position, long total, long firstTime) {
+    return GeneratorReader.resume(s, position, total, id -> record(id, firstTime));
   }
 
   /** Record number {@code id} of a run whose first event time is {@code startTime}. */

@@ -1,12 +1,10 @@
 package io.tributary.connectors.nexmark;
 
-import io.tributary.connect.SourceConnector;
-import io.tributary.connect.SourceSplit;
 import io.tributary.connect.SplitReader;
 import io.tributary.connectors.internal.GeneratorReader;
+import io.tributary.connectors.internal.GeneratorSource;
 import io.tributary.connectors.internal.GeneratorSplit;
 import io.tributary.connectors.internal.GeneratorStart;
-import java.util.List;
 
 /**
  * The Nexmark source. With no kind, every event is emitted with a leading {@code eventType}
@@ -16,13 +14,10 @@ import java.util.List;
  * a fixed time or at the wall clock's time when the job started, carried by the splits ({@link
  * GeneratorStart}).
  */
-public final class NexmarkSource implements SourceConnector {
-  private final String sourceId;
-  private final long events;
+public final class NexmarkSource extends GeneratorSource {
   private final NexmarkKind kind;
   private final long seed;
   private final double eventRate;
-  private final GeneratorStart start;
 
   /** A Nexmark source starting at {@link NexmarkGenerator#BASE_TIME} on every run. */
   public NexmarkSource(String sourceId, long events, NexmarkKind kind, long seed, double eventRate) {
@@ -36,33 +31,10 @@ public final class NexmarkSource implements SourceConnector {
    */
   public NexmarkSource(String sourceId, long events, NexmarkKind kind, long seed, double eventRate,
       GeneratorStart start) {
-    this.sourceId = sourceId;
-    this.events = events;
+    super(sourceId, events, start);
     this.kind = kind;
     this.seed = seed;
     this.eventRate = eventRate;
-    this.start = start;
-  }
-
-  /** The splits of a fresh start (carrying the wall clock's time now when the start follows it). */
-  @Override
-  public List<GeneratorSplit> splits(int parallelism) {
-    return start.splits(sourceId, parallelism);
-  }
-
-  @Override
-  public boolean splitsFollowParallelism() {
-    return true;
-  }
-
-  @Override
-  public SourceSplit splitOf(String id) {
-    return GeneratorSplit.parse(sourceId, id);
-  }
-
-  @Override
-  public SplitReader open(SourceSplit split) {
-    return open(split, null);
   }
 
   /**
@@ -70,18 +42,12 @@ public final class NexmarkSource implements SourceConnector {
    * (among events of the kind, when there is one).
    */
   @Override
-  public SplitReader open(SourceSplit split, String position) {
-    GeneratorSplit s = (GeneratorSplit) split;
-    NexmarkGenerator generator = new NexmarkGenerator(seed, eventRate, start.of(s));
+  protected SplitReader reader(GeneratorSplit s, String position, long total, long firstTime) {
+    NexmarkGenerator generator = new NexmarkGenerator(seed, eventRate, firstTime);
     if (kind == null) {
-      return GeneratorReader.resume(s, position, events, generator::event);
+      return GeneratorReader.resume(s, position, total, generator::event);
     }
     return GeneratorReader.resume(
-        s, position, events, i -> generator.eventOfKind(NexmarkIds.eventNumber(kind, i)));
-  }
-
-  @Override
-  public boolean bounded() {
-    return events != Long.MAX_VALUE;
+        s, position, total, i -> generator.eventOfKind(NexmarkIds.eventNumber(kind, i)));
   }
 }
