@@ -189,6 +189,10 @@ public final class EmbeddedServices {
       // (which belong to the control plane, every replica of it) outlive it, for the next one to take over
       pool = new RemoteWorkerPool(workers.kind() == WorkersOption.Kind.LOCAL ? settings.withoutReattach() : settings);
       if (workers.kind() == WorkersOption.Kind.LOCAL) {
+        int count = workers.count();
+        int each = workers.slots();
+        pool.ownWorkers(count, each, needed -> "start the server with --workers local:" + ceil(needed, each)
+            + " or --worker-slots " + ceil(needed, count) + ", or give the job a lower parallelism");
         processes = new LocalProcessWorkers(pool, new LocalProcessWorkers.Settings(workers.count(), workers.slots(),
             WorkerCommands.thisJvm(workers.javaOptions()), dataDir.resolve("local").resolve("workers"),
             dataDir.resolve("logs").resolve("workers"), workerEnvironment(secret, stores)));
@@ -281,5 +285,9 @@ public final class EmbeddedServices {
         Files.deleteIfExists(p);
       }
     }
+  }
+
+  private static int ceil(int a, int b) {
+    return (a + b - 1) / b;
   }
 }

@@ -764,6 +764,7 @@ public final class JobManager implements AutoCloseable {
       }
       if (record.desired() == DesiredState.RUNNING) {
         quotas.parallelism(project, name, widest(next.base(), next.stages()), "/parallelism");
+        fitsThePool(spec, record, next);
       }
       return views.of(actions.rescale(job, record, spec, record.withParallelism(next.job(), next.stages(), ctx.now())),
           job);
@@ -797,6 +798,28 @@ public final class JobManager implements AutoCloseable {
    * @param base the job's parallelism after it (the stages' that are not named)
    */
   private record Rescaled(Integer job, Map<String, Integer> stages, int base) {}
+
+  /**
+   * Refuses a rescale whose tasks would not fit in the worker pool's slots, when the pool knows how
+   * many it will ever have (local worker processes): the running job goes on as it is, rather than
+   * being stopped for an attempt that cannot start.
+   *
+   * @throws InvalidRequestException naming {@code parallelism}
+   */
+  private void fitsThePool(JobSpec spec, JobRecord record, Rescaled next) {
+    java.util.OptionalInt limit = ctx.storage.pool().slotLimit();
+    if (limit.isEmpty()) {
+      return;
+    }
+    io.tributary.plan.ExecutionPlan plan = ctx.plan(spec, next.job(), next.stages(), record.project(),
+        record.internalName());
+    int needed = io.tributary.scheduler.placement.Placement.slotsNeeded(plan);
+    if (needed > limit.getAsInt()) {
+      throw new InvalidRequestException("parallelism", "the job would run " + needed + " tasks, but the worker pool"
+          + " has " + limit.getAsInt() + " slots in all (one task each): give the pool more workers or slots, or"
+          + " the job a lower parallelism");
+    }
+  }
 
   /** What a rescale to {@code parallelism} and {@code stages} sets, checked; null if nothing changes. */
   private Rescaled rescaled(JobRecord record, JobSpec spec, Integer parallelism, Map<String, Integer> stages) {

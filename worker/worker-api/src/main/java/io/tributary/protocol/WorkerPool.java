@@ -106,6 +106,15 @@ public interface WorkerPool extends AutoCloseable {
     release(attempt);
   }
 
+  /**
+   * The most slots this pool will ever have, when that is known: a pool whose owner starts all its
+   * workers itself (local worker processes). Empty, the default, when workers may come (external
+   * workers, pods made on demand) or none are needed (tasks in this process).
+   */
+  default java.util.OptionalInt slotLimit() {
+    return java.util.OptionalInt.empty();
+  }
+
   /** Releases every attempt and stops the pool. */
   @Override
   void close();

@@ -180,6 +180,15 @@ public final class RemoteWorkerPool implements WorkerPool {
   /** Attempts this pool {@linkplain #detach let go of}: their workers' reports are ignored, not fenced. */
   private final Set<AttemptId> letGo = ConcurrentHashMap.newKeySet();
   private volatile Capacity capacity = Capacity.SHARED;
+  /** The workers this pool's owner starts itself, all it will have; null when others may add workers. */
+  private volatile OwnWorkers own;
+
+  /**
+   * The workers of a pool whose owner starts them all itself ({@code --workers local:N}): {@code
+   * count} of {@code slotsEach} slots, and what to tell a user whose attempt needs more ({@code
+   * remedy}, given the slots it needs).
+   */
+  private record OwnWorkers(int count, int slotsEach, java.util.function.IntFunction<String> remedy) {}
 
   public RemoteWorkerPool(Settings settings) {
     this.settings = settings;
@@ -223,6 +232,27 @@ public final class RemoteWorkerPool implements WorkerPool {
       throw new IllegalStateException("the pool's capacity is set already: " + capacity);
     }
     capacity = java.util.Objects.requireNonNull(c, "capacity");
+  }
+
+  /**
+   * Says that this pool's workers are {@code count} workers of {@code slotsEach} slots that its owner
+   * starts (and replaces) itself, so that an attempt needing more slots than they have in all fails at
+   * once, as a user error that says what to change ({@code remedy}, given the slots the attempt needs),
+   * instead of waiting for slots that never come. Once, before the first {@link #acquire}.
+   */
+  public void ownWorkers(int count, int slotsEach, java.util.function.IntFunction<String> remedy) {
+    if (count < 1 || slotsEach < 1) {
+      throw new IllegalArgumentException("own workers need a count and slots of at least 1, got " + count + " of "
+          + slotsEach);
+    }
+    own = new OwnWorkers(count, slotsEach, java.util.Objects.requireNonNull(remedy, "remedy"));
+  }
+
+  /** {@inheritDoc} Here the slots of the workers its owner starts, when it said so with {@link #ownWorkers}. */
+  @Override
+  public java.util.OptionalInt slotLimit() {
+    OwnWorkers o = own;
+    return o == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(o.count() * o.slotsEach());
   }
 
   /** Where attempts' workers come from: {@link Capacity#SHARED} unless {@link #useCapacity} said otherwise. */
@@ -498,6 +528,13 @@ public final class RemoteWorkerPool implements WorkerPool {
     long deadline = System.nanoTime() + settings.capacityTimeout().toNanos();
     List<WorkerSlots> out = new ArrayList<>();
     synchronized (this) {
+      OwnWorkers o = own;
+      int registered = serving(attempt).stream().mapToInt(WorkerSession::slots).sum();
+      if (o != null && slots > Math.max(o.count() * o.slotsEach(), registered)) {
+        throw new WorkerException(Failure.user("attempt " + attempt + " needs " + slots + " slots, but the pool's "
+            + o.count() + " workers have " + o.count() * o.slotsEach() + " in all (" + o.slotsEach() + " each); "
+            + o.remedy().apply(slots)), null);
+      }
       while (totalFree(attempt) < slots) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {

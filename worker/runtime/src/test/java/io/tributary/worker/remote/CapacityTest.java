@@ -112,6 +112,23 @@ class CapacityTest {
     assertThatThrownBy(() -> pool.useCapacity(new Recording(Map.of()))).isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void anAttemptNeedingMoreSlotsThanThePoolsOwnWorkersHaveInAllFailsAtOnceAsAUserError() {
+    pool.ownWorkers(2, 2, needed -> "start " + needed + " slots");
+
+    // no wait for slots that never come (the capacity timeout would say "after waiting 500 ms")
+    assertThatThrownBy(() -> pool.acquire(A, 5)).isInstanceOfSatisfying(WorkerException.class, e -> {
+      assertThat(e.failure().retryable()).isFalse();
+      assertThat(e.failure().domain()).isEqualTo(io.tributary.protocol.Failure.Domain.USER);
+    }).hasMessage("attempt p--a#1 needs 5 slots, but the pool's 2 workers have 4 in all (2 each); start 5 slots");
+    pool.release(A);
+
+    // all of them is not too many; and when they are busy, the wait is as before (retryable)
+    assertThat(pool.acquire(A, 4)).extracting(WorkerSlots::slots).containsExactly(2, 2);
+    assertThatThrownBy(() -> pool.acquire(B, 1)).isInstanceOfSatisfying(WorkerException.class,
+        e -> assertThat(e.failure().retryable()).isTrue()).hasMessageContaining("after waiting 500 ms");
+  }
+
   /** Serves each attempt on the workers it is given, and records what the pool tells it. */
   private static final class Recording implements Capacity {
     final Map<AttemptId, Set<String>> serving;
