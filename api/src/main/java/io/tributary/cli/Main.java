@@ -30,6 +30,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
+    quietKafkaReconnects();
+  }
+
+  /**
+   * Kafka's network client warns at every reconnect to a broker it cannot reach: some 65 lines in
+   * the 30 s before a source says in one line that the broker gave no answer. Its errors still show.
+   */
+  public static void quietKafkaReconnects() {
+    String key = "org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient";
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, "error");
+    }
   }
 
   public static void main(String[] args) {

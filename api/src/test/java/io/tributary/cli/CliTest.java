@@ -39,6 +39,16 @@ class CliTest {
   }
 
   @Test
+  void kafkasReconnectWarningsDoNotFloodTheTerminalButItsErrorsShow() {
+    Main.execute("--version");
+    org.slf4j.Logger network = org.slf4j.LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient");
+    assertThat(network.isWarnEnabled()).isFalse();
+    assertThat(network.isErrorEnabled()).isTrue();
+    assertThat(org.slf4j.LoggerFactory.getLogger("org.apache.kafka.clients.producer.KafkaProducer").isWarnEnabled())
+        .isTrue();
+  }
+
+  @Test
   void aWorkerWithoutAnAddressOrSecretSaysWhatToFixInOneLine() {
     assertThat(Main.execute("worker", "--control-plane", "nowhere")).isNotZero();
     assertThat(std.err().strip()).isEqualTo("tributary: --control-plane is HOST:PORT (the server's worker port), "

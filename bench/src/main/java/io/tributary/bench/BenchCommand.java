@@ -21,6 +21,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
+    io.tributary.cli.Main.quietKafkaReconnects();
     // and the control plane's own INFO lines (jobs deleted, workers joined) too
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
   }
