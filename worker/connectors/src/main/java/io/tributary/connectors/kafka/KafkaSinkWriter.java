@@ -81,7 +81,19 @@ final class KafkaSinkWriter implements SinkWriter {
   }
 
   private ConnectorException failure(Exception e) {
-    return new ConnectorException(
-        "kafka sink '" + sinkId + "': sending to topic '" + topic + "' failed: " + e.getMessage(), e);
+    return new ConnectorException(describe(sinkId, topic, e), e);
+  }
+
+  /**
+   * Why sending failed; a timeout says what to check, since Kafka's message ("Topic t not present in
+   * metadata") reads the same when no broker answers at all.
+   */
+  static String describe(String sinkId, String topic, Exception e) {
+    String why = "kafka sink '" + sinkId + "': sending to topic '" + topic + "' failed: " + e.getMessage();
+    if (!(e instanceof org.apache.kafka.common.errors.TimeoutException)) {
+      return why;
+    }
+    return (why.endsWith(".") ? why.substring(0, why.length() - 1) : why)
+        + "; check bootstrapServers (is a broker answering there?) and that the topic exists";
   }
 }

@@ -13,6 +13,17 @@ import org.junit.jupiter.api.Test;
 /** Building a Kafka sink from spec properties; nothing here talks to a broker. */
 class KafkaSinkTest {
   @Test
+  void aSendThatTimesOutSaysWhatToCheckAndOtherFailuresAreAsKafkaSaid() {
+    assertThat(KafkaSinkWriter.describe("o", "t",
+        new org.apache.kafka.common.errors.TimeoutException("Topic t not present in metadata after 60000 ms.")))
+        .isEqualTo("kafka sink 'o': sending to topic 't' failed: Topic t not present in metadata after 60000 ms;"
+            + " check bootstrapServers (is a broker answering there?) and that the topic exists");
+    assertThat(KafkaSinkWriter.describe("o", "t",
+        new org.apache.kafka.common.errors.RecordTooLargeException("too large")))
+        .isEqualTo("kafka sink 'o': sending to topic 't' failed: too large");
+  }
+
+  @Test
   void exactlyOnceTakesItsTransactionTimeoutAsADuration() {
     KafkaSink sink = sink(Map.of("delivery", "exactly-once", "transactionTimeout", "5m",
         "transactionalIdPrefix", "orders"));
