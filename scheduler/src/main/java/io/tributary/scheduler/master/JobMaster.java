@@ -319,7 +319,7 @@ public final class JobMaster implements AutoCloseable {
       checkNotCancelled();
       int n = ++failuresInRow;
       if (!failure.retryable() || n > settings.restarts().maxRestarts()) {
-        throw new RunFailedException(failure, n - 1);
+        throw new RunFailedException(failure, n - 1, settings.restarts().maxRestarts(), settings.intervalMillis() > 0);
       }
       Duration backoff = settings.restarts().backoff(n);
       events.restarting(failure, n, settings.restarts().maxRestarts(), backoff);
