@@ -45,8 +45,22 @@ public final class RescaleCommand extends ClientCommand {
     Job job = server.actions.rescaleJob(server.project(), name, request);
     Job result = waiting.await ? waiting.waiter(server).rescaled(job, parallelism, stages) : job;
     String at = (parallelism != null ? " at parallelism " + parallelism : "") + (stages.isEmpty() ? "" : " with "
-        + String.join(", ", stages.entrySet().stream().map(e -> "stage " + e.getKey() + " at " + e.getValue()).toList()));
-    out.print(result, () -> out.message("job " + name + (waiting.await ? " running" : " rescaling") + at));
+        + String.join(", ", stages.entrySet().stream().map(e -> "stage " + e.getKey() + " at " + e.getValue()).toList()))
+        + (result.getDesiredState() == io.tributary.client.model.DesiredState.STOPPED ? " when resumed" : "");
+    out.print(result, () -> out.message("job " + name + " " + said(result, waiting.await) + at));
     return ExitCodes.OK;
+  }
+
+  /** What the job does with the new parallelism: runs at it, is rescaling, runs so already, or will when resumed. */
+  private String said(Job job, boolean waited) {
+    if (job.getDesiredState() == io.tributary.client.model.DesiredState.STOPPED) {
+      return "will run";
+    }
+    if (waited) {
+      return "running";
+    }
+    boolean unchanged = stages.isEmpty() && job.getObservedState() == io.tributary.client.model.ObservedState.RUNNING
+        && parallelism.equals(job.getParallelism());
+    return unchanged ? "runs already" : "rescaling";
   }
 }

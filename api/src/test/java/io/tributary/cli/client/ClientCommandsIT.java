@@ -114,6 +114,7 @@ class ClientCommandsIT {
 
     assertThat(ok(cli("rescale", job, "2", "--wait"))).isEqualTo("job trickle running at parallelism 2\n");
     assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).get("parallelism").asInt()).isEqualTo(2);
+    assertThat(ok(cli("rescale", job, "2"))).isEqualTo("job trickle runs already at parallelism 2\n");
     assertThat(ok(cli("rescale", job, "--stage", "counts=1", "--wait")))
         .isEqualTo("job trickle running with stage counts at 1\n");
     assertThat(JSON.readTree(ok(cli("get", job, "-o", "json"))).at("/stageParallelism/counts").asInt()).isEqualTo(1);
@@ -237,6 +238,7 @@ class ClientCommandsIT {
     assertThat(resume.code).as("resuming a running job: " + resume.err).isEqualTo(4);
     assertOneErrorLine(resume);
     assertThat(ok(cli("stop", job, "--wait"))).isEqualTo("job idle stopped\n");
+    assertThat(ok(cli("rescale", job, "2"))).isEqualTo("job idle will run at parallelism 2 when resumed\n");
     assertThat(cli("delete", job).code).isZero();
   }
 
