@@ -38,7 +38,7 @@ final class CliErrors {
       return e.getMessage() + (e.getMessage().contains("in use") ? " (is another run using this checkpoint directory?)" : "");
     }
     if (e instanceof io.tributary.scheduler.lifecycle.InvalidRequestException ir) {
-      return ir.field() + ": " + ir.getMessage();
+      return ir.getMessage(); // "<field>: <reason>"
     }
     if (e instanceof java.io.UncheckedIOException) {
       return e.getMessage();

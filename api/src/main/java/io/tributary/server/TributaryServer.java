@@ -214,7 +214,16 @@ public final class TributaryServer implements AutoCloseable {
           .properties(properties(config.port(), config.host()))
           .singletons(jobs, new MetricsAccess(config.metricsToken()))
           .start();
-      context.getBean(EmbeddedServer.class).start();
+      try {
+        context.getBean(EmbeddedServer.class).start();
+      } catch (RuntimeException e) {
+        if (causedBy(e, java.net.BindException.class)) {
+          throw new java.io.UncheckedIOException("port " + config.port() + " on " + config.host() + " is in use (another"
+              + " Tributary server?): stop what listens there, or serve on another port (--port)",
+              new java.io.IOException(e.getMessage(), e));
+        }
+        throw e;
+      }
       return new TributaryServer(context, jobs, created.orElse(config.adminToken()), created.isPresent(), warnings);
     } catch (RuntimeException e) {
       if (context != null) {
@@ -223,6 +232,15 @@ public final class TributaryServer implements AutoCloseable {
       jobs.close();
       throw e;
     }
+  }
+
+  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static Map<String, Object> properties(int port, String host) {

@@ -67,6 +67,18 @@ class CliTest {
   }
 
   @Test
+  void aServerWhosePortIsTakenSaysSoInOneLine() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      assertThat(Main.execute("server", "--data-dir", tmp.resolve("data").toString(), "--port", String.valueOf(port)))
+          .isEqualTo(2);
+      assertThat(std.err().strip().lines().filter(l -> l.startsWith("tributary: ")).toList()).containsExactly(
+          "tributary: port " + port + " on 127.0.0.1 is in use (another Tributary server?): stop what listens there,"
+              + " or serve on another port (--port)");
+    }
+  }
+
+  @Test
   void anInvalidSpecListsEveryErrorWithItsPointer() throws Exception {
     Path spec = tmp.resolve("bad.yaml");
     Files.writeString(spec, """
