@@ -49,6 +49,15 @@ public final class RunEnvironment implements AutoCloseable {
     Path metadataDir = local ? Path.of(dir, "_metadata")
         : Path.of(System.getenv().getOrDefault(EmbeddedMetadataStore.DIR_ENV, "data/metadata"));
     ObjectStore objects = ObjectStores.open(dir);
+    if (!local) {
+      try {
+        objects.list("_tributary-probe/"); // a list reaches the bucket itself: fail now, not at every checkpoint
+      } catch (IOException | RuntimeException e) {
+        objects.close();
+        throw new StoreUnreachableException("checkpoint store " + dir + " cannot be reached: "
+            + StoreUnreachableException.reason(e), e);
+      }
+    }
     MetadataStore metadata;
     try {
       metadata = new EmbeddedMetadataStore(metadataDir);

@@ -8,8 +8,14 @@ public final class StoreUnreachableException extends RuntimeException {
     super(message, cause);
   }
 
-  /** The first line of what {@code e} says, for a one-line message. */
+  /**
+   * The first line of what {@code e} says, for a one-line message: an object store's {@link
+   * java.io.IOException} as it is (it names the object and what to fix), else the root cause's.
+   */
   static String reason(Throwable e) {
+    if (e instanceof java.io.IOException && e.getMessage() != null && !e.getMessage().isBlank()) {
+      return e.getMessage().lines().findFirst().orElse(e.getMessage()); // the object store's own, saying what to fix
+    }
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       String m = t.getMessage();
       if (m != null && !m.isBlank() && t.getCause() == null) {

@@ -27,10 +27,20 @@ final class S3Errors {
       missing.initCause(e);
       return missing;
     }
+    if (noCredentials(e)) {
+      // the SDK lists every provider it tried, with why each failed: a page for "none configured"
+      return new IOException(operation + " " + where + " failed: no AWS credentials found — set AWS_ACCESS_KEY_ID"
+          + " and AWS_SECRET_ACCESS_KEY (or aws.accessKeyId and aws.secretAccessKey, or a profile)", e);
+    }
     String code = e instanceof AwsServiceException && ((AwsServiceException) e).awsErrorDetails() != null
         ? ((AwsServiceException) e).awsErrorDetails().errorCode() : null;
     return new IOException(operation + " " + where + " failed (" + describe(status, code) + "): "
         + e.getMessage() + " — " + hint(e, status), e);
+  }
+
+  private static boolean noCredentials(SdkException e) {
+    return e instanceof SdkClientException && e.getMessage() != null
+        && e.getMessage().startsWith("Unable to load credentials");
   }
 
   private static boolean isNoSuchBucket(SdkException e) {
