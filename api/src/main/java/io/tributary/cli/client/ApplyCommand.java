@@ -53,6 +53,11 @@ public final class ApplyCommand extends ClientCommand {
   }
 
   @Override
+  String file() {
+    return file;
+  }
+
+  @Override
   String pointerPrefix() {
     return JobFiles.isSql(file) ? "/sql" : "/spec";
   }

@@ -19,7 +19,7 @@ abstract class ClientCommand implements Callable<Integer> {
       server = options.connect();
       return run(server, new Output(options.output()));
     } catch (ApiException e) {
-      return fail(server.failure(e, pointerPrefix()));
+      return fail(server.failure(e, pointerPrefix(), file()));
     } catch (CliFailure f) {
       return fail(f);
     } catch (RuntimeException e) {
@@ -34,6 +34,11 @@ abstract class ClientCommand implements Callable<Integer> {
   /** The prefix of field pointers that the user's input does not have (see {@link Problems#describe}). */
   String pointerPrefix() {
     return "";
+  }
+
+  /** The user's file the request carried, to name in its errors; null when none. */
+  String file() {
+    return null;
   }
 
   static int fail(CliFailure f) {

@@ -31,6 +31,14 @@ final class Problems {
    * @param tokenGiven whether the call carried a token, to hint at one on a 401 without it
    */
   static CliFailure describe(ApiException e, String server, String pointerPrefix, boolean tokenGiven) {
+    return describe(e, server, pointerPrefix, tokenGiven, null);
+  }
+
+  /**
+   * As {@link #describe(ApiException, String, String, boolean)}, errors in a SQL job's text led by the
+   * name of the user's {@code file} (null: none), as when they are found offline.
+   */
+  static CliFailure describe(ApiException e, String server, String pointerPrefix, boolean tokenGiven, String file) {
     if (e.getCode() == 0 && e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException bad) {
       return new CliFailure(ExitCodes.OTHER, "cannot read the answer of the server at " + server + ": "
           + oneLine(bad.getOriginalMessage()));
@@ -45,8 +53,8 @@ final class Problems {
     }
     List<FieldError> errors = problem == null ? null : problem.getErrors();
     if (errors != null && !errors.isEmpty() && errors.stream().allMatch(f -> f.getLine() != null)) {
-      return new CliFailure(ExitCodes.forStatus(e.getCode()), oneLine(errors.stream()
-          .map(f -> "line " + f.getLine() + ", column " + f.getColumn() + ": " + f.getMessage())
+      return new CliFailure(ExitCodes.forStatus(e.getCode()), oneLine((file == null ? "" : file + ": ")
+          + errors.stream().map(f -> "line " + f.getLine() + ", column " + f.getColumn() + ": " + f.getMessage())
           .collect(Collectors.joining("; "))));
     }
     StringBuilder line = new StringBuilder();

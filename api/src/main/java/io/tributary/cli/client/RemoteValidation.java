@@ -32,7 +32,7 @@ public final class RemoteValidation {
       out.print(plan, () -> System.out.print(describe(plan)));
       return ExitCodes.OK;
     } catch (ApiException e) {
-      return ClientCommand.fail(server.failure(e, JobFiles.isSql(file) ? "/sql" : "/spec"));
+      return ClientCommand.fail(server.failure(e, JobFiles.isSql(file) ? "/sql" : "/spec", file));
     } catch (CliFailure f) {
       return ClientCommand.fail(f);
     }

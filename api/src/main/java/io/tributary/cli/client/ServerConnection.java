@@ -56,6 +56,11 @@ public final class ServerConnection {
 
   /** The one-line failure for a call that failed; see {@link Problems#describe}. */
   public CliFailure failure(ApiException e, String pointerPrefix) {
-    return Problems.describe(e, url, pointerPrefix, hasToken);
+    return failure(e, pointerPrefix, null);
+  }
+
+  /** As {@link #failure(ApiException, String)}, errors in the SQL of {@code file} (null: none) led by its name. */
+  public CliFailure failure(ApiException e, String pointerPrefix, String file) {
+    return Problems.describe(e, url, pointerPrefix, hasToken, file);
   }
 }

@@ -194,7 +194,7 @@ class ClientCommandsIT {
       Run bad = cli(command, "-f", sql.toString());
       assertThat(bad.code).as(bad.err).isEqualTo(2);
       assertOneErrorLine(bad);
-      assertThat(bad.err).contains("line 7, column 38: Column 'keys' not found in any table");
+      assertThat(bad.err).isEqualTo("error: " + sql + ": line 7, column 38: Column 'keys' not found in any table\n");
     }
     assertThat(cli("get", "renamed").code).as("nothing was applied").isEqualTo(3);
   }

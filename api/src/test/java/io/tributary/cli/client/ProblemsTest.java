@@ -60,6 +60,20 @@ class ProblemsTest {
   }
 
   @Test
+  void errorsInASqlJobAreLedByItsFileAsOffline() {
+    String body = """
+        {"type": "urn:tributary:problem:invalid-spec", "title": "Invalid job spec", "status": 400,
+         "detail": "the SQL job has 2 errors",
+         "errors": [{"pointer": "/sql", "line": 13, "column": 33, "message": "Column 'prise' not found in any table"},
+                    {"pointer": "/sql", "line": 14, "column": 1, "message": "syntax error"}]}
+        """;
+    assertThat(Problems.describe(new ApiException(400, "x", null, body), SERVER, "/sql", true, "q1.sql").getMessage())
+        .isEqualTo("q1.sql: line 13, column 33: Column 'prise' not found in any table; line 14, column 1: syntax error");
+    assertThat(Problems.describe(new ApiException(400, "x", null, body), SERVER, "/sql", true).getMessage())
+        .startsWith("line 13, column 33: ");
+  }
+
+  @Test
   void pointersOutsideThePrefixStayAsTheyAre() {
     assertThat(Problems.pointer("/spec", "/spec")).isEqualTo("/");
     assertThat(Problems.pointer("/specimen", "/spec")).isEqualTo("/specimen");
