@@ -26,7 +26,10 @@ final class SpecFile {
   static RawJobSpec parse(String text, String source) {
     JsonNode tree;
     try {
-      tree = text.stripLeading().startsWith("{") ? JSON.readTree(text) : YAML.readTree(text);
+      tree = io.tributary.scheduler.spec.SpecParser.onlyDocument(text.stripLeading().startsWith("{") ? JSON : YAML,
+          text);
+    } catch (io.tributary.scheduler.spec.SpecParser.SecondDocument e) {
+      throw new CliFailure(ExitCodes.INVALID, source + " " + io.tributary.scheduler.spec.SpecParser.SECOND_DOCUMENT);
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
       String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();

@@ -60,4 +60,10 @@ class SpecFileTest {
     assertThatThrownBy(() -> SpecFile.parse("name: [unclosed", "job.yaml"))
         .hasMessageStartingWith("cannot parse job.yaml at line ");
   }
+
+  @Test
+  void aFileOfTwoYamlDocumentsIsRefusedWithTheReason() {
+    assertThatThrownBy(() -> SpecFile.parse("name: a\n---\nname: b\n", "multi.yaml"))
+        .isInstanceOf(CliFailure.class).hasMessage("multi.yaml " + io.tributary.scheduler.spec.SpecParser.SECOND_DOCUMENT);
+  }
 }

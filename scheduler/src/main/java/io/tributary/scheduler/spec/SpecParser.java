@@ -39,12 +39,51 @@ public final class SpecParser {
 
   private SpecParser() {}
 
+  /** What a text with a second YAML document after the spec is told. */
+  public static final String SECOND_DOCUMENT = "holds more than one YAML document (a line '---' starts another):"
+      + " a spec is one job; put each job in a file of its own";
+
+  /** A text holds a second document after the spec ({@link #SECOND_DOCUMENT}). */
+  public static final class SecondDocument extends JsonProcessingException {
+    private static final long serialVersionUID = 1L;
+
+    SecondDocument() {
+      super(SECOND_DOCUMENT);
+    }
+  }
+
+  /**
+   * The one document of {@code text} read by {@code mapper} (YAML or JSON): a missing node when the
+   * text holds none (it is empty, or only comments).
+   *
+   * @throws SecondDocument if another document follows it
+   * @throws JsonProcessingException if the text is malformed
+   */
+  public static JsonNode onlyDocument(ObjectMapper mapper, String text) throws JsonProcessingException {
+    try (com.fasterxml.jackson.core.JsonParser parser = mapper.createParser(text)) {
+      JsonNode first = mapper.readTree(parser);
+      if (first == null) {
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+      }
+      if (parser.nextToken() != null) {
+        throw new SecondDocument();
+      }
+      return first;
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // a String is read without I/O
+    }
+  }
+
   /** Reads {@code text}, collecting every shape error instead of throwing. */
   public static Result read(String text) {
     List<SpecError> errors = new ArrayList<>();
     JsonNode root;
     try {
-      root = MAPPER.readTree(text);
+      root = onlyDocument(MAPPER, text);
+    } catch (SecondDocument e) {
+      return new Result(null, List.of(new SpecError("", SECOND_DOCUMENT)));
     } catch (JsonProcessingException e) {
       return new Result(null, List.of(new SpecError("", malformed(e))));
     }

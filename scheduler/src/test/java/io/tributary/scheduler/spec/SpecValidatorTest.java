@@ -209,6 +209,14 @@ class SpecValidatorTest {
   }
 
   @Test
+  void aSecondYamlDocumentIsAnErrorNotSilentlyDropped() {
+    String one = "name: j\nsources: {s: {type: datagen}}\nsinks: {k: {input: s, type: stdout}}\n";
+    assertThat(errors(one + "---\nname: k\n")).containsExactly(new SpecError("", SpecParser.SECOND_DOCUMENT));
+    assertThat(errors("---\n" + one)).as("a leading document marker").isEmpty();
+    assertThat(errors(one + "...\n")).as("a document end marker").isEmpty();
+  }
+
+  @Test
   void loadsFromAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     java.nio.file.Path file = dir.resolve("job.yaml");
     java.nio.file.Files.writeString(file, resource("auction-activity.yaml"));
