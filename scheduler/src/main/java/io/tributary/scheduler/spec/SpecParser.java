@@ -239,6 +239,11 @@ public final class SpecParser {
       Integer p = r.integer("parallelism");
       return ParallelismSpec.fixed(p == null ? 1 : p);
     }
+    if (!node.isObject()) {
+      r.error("parallelism", "must be an integer or {initial, min, max}, found "
+          + io.tributary.scheduler.spec.internal.JsonValues.describe(node));
+      return ParallelismSpec.fixed(1);
+    }
     ObjectReader o = ObjectReader.of(node, r.pointerOf("parallelism"), r.errors());
     if (o == null) {
       return ParallelismSpec.fixed(1);

@@ -44,7 +44,7 @@ class ShapeErrorsTest {
     assertThat(shapeErrors("name: [a]\nparallelism: two\nmaxParallelism: 1.5\nsources: {src: {type: datagen}}\n" + SINKS))
         .containsExactly(
             new SpecError("/name", "must be a string, found a list"),
-            new SpecError("/parallelism", "must be an object, found a string"),
+            new SpecError("/parallelism", "must be an integer or {initial, min, max}, found a string"),
             new SpecError("/maxParallelism", "must be an integer, found a number"));
   }
 
