@@ -12,6 +12,7 @@ import io.tributary.scheduler.master.JobMaster;
 import io.tributary.scheduler.master.RestartPolicy;
 import io.tributary.scheduler.master.RestorePolicy;
 import io.tributary.scheduler.observe.JobMetricsTracker;
+import io.tributary.scheduler.planner.PlanPrinter;
 import io.tributary.scheduler.spec.CheckpointSpec;
 import io.tributary.scheduler.spec.JobSpec;
 import java.io.PrintStream;
@@ -90,8 +91,9 @@ final class RunCommand implements Callable<Integer> {
     if (dir == null && restorePolicy.mode() != RestorePolicy.Mode.NONE) {
       throw new IllegalArgumentException("--restore needs checkpoints: give --checkpoint-dir");
     }
-    err.println("tributary: running " + plan.jobName() + " (" + plan.stages().size() + " stages, "
-        + plan.stages().stream().mapToInt(s -> s.parallelism()).sum() + " tasks)");
+    int tasks = plan.stages().stream().mapToInt(s -> s.parallelism()).sum();
+    err.println("tributary: running " + plan.jobName() + " (" + PlanPrinter.count(plan.stages().size(), "stage")
+        + ", " + PlanPrinter.count(tasks, "task") + ")");
     JobMetricsTracker observed = new JobMetricsTracker();
     if (dir == null) {
       try (RunEnvironment env = RunEnvironment.withoutCheckpoints();

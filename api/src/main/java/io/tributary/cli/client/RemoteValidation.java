@@ -59,7 +59,8 @@ public final class RemoteValidation {
 
   static String describe(ExecutionPlan plan) {
     StringBuilder out = new StringBuilder();
-    out.append("job ").append(plan.getJobName()).append(": ").append(plan.getStages().size()).append(" stage(s), ")
+    out.append("job ").append(plan.getJobName()).append(": ")
+        .append(io.tributary.scheduler.planner.PlanPrinter.count(plan.getStages().size(), "stage")).append(", ")
         .append(plan.getMaxParallelism()).append(" key groups, state backend ")
         .append(plan.getStateBackend().getValue()).append('\n');
     if (plan.getChange() != null) {

@@ -27,9 +27,14 @@ public final class PlanPrinter {
 
   private PlanPrinter() {}
 
+  /** {@code n} and {@code noun}, plural unless {@code n} is 1: "1 stage", "3 stages". */
+  public static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   public static String describe(ExecutionPlan plan) {
     StringBuilder out = new StringBuilder();
-    out.append("job ").append(plan.jobName()).append(": ").append(plan.stages().size()).append(" stage(s), ")
+    out.append("job ").append(plan.jobName()).append(": ").append(count(plan.stages().size(), "stage")).append(", ")
         .append(plan.maxParallelism()).append(" key groups, state backend ").append(plan.stateBackend()).append('\n');
     for (StagePlan stage : plan.stages()) {
       stage(plan, stage, out);

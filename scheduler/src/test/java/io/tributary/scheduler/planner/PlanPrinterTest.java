@@ -12,7 +12,7 @@ class PlanPrinterTest {
     String text = PlanPrinter.describe(Planner.plan(JobSpecs.parse(resource("auction-activity.yaml"))));
 
     assertThat(text)
-        .contains("job auction-activity: 2 stage(s), 128 key groups, state backend heap")
+        .contains("job auction-activity: 2 stages, 128 key groups, state backend heap")
         .contains("stage 0 [bids -> expensive -> bad] x2")
         .contains("chained bids[bad-bids] -> bad")
         .contains("stage 1 [per-auction -> out -> late] x2")
