@@ -1,5 +1,7 @@
 package io.tributary.server;
 
+import static io.tributary.protocol.Causes.causedBy;
+
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.tributary.boot.ClusterSecret;
@@ -232,15 +234,6 @@ public final class TributaryServer implements AutoCloseable {
       jobs.close();
       throw e;
     }
-  }
-
-  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static Map<String, Object> properties(int port, String host) {

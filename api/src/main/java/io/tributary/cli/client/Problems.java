@@ -1,5 +1,7 @@
 package io.tributary.cli.client;
 
+import static io.tributary.protocol.Causes.causedBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.client.ApiClient;
 import io.tributary.client.ApiException;
@@ -99,11 +101,11 @@ final class Problems {
     String why;
     if (cause instanceof InterruptedException) {
       why = "interrupted";
-    } else if (has(cause, HttpTimeoutException.class)) {
+    } else if (causedBy(cause, HttpTimeoutException.class)) {
       why = "no answer in time";
-    } else if (has(cause, UnresolvedAddressException.class) || has(cause, java.net.UnknownHostException.class)) {
+    } else if (causedBy(cause, UnresolvedAddressException.class) || causedBy(cause, java.net.UnknownHostException.class)) {
       why = "unknown host";
-    } else if (has(cause, ConnectException.class)) {
+    } else if (causedBy(cause, ConnectException.class)) {
       why = "connection refused";
     } else {
       why = cause == null ? String.valueOf(e.getMessage()) : describe(cause);
@@ -114,15 +116,6 @@ final class Problems {
   private static String describe(Throwable t) {
     String msg = t.getMessage();
     return msg == null || msg.isBlank() ? t.getClass().getSimpleName() : oneLine(msg);
-  }
-
-  private static boolean has(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static Problem parse(String body) {

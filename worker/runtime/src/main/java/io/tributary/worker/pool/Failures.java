@@ -1,5 +1,7 @@
 package io.tributary.worker.pool;
 
+import static io.tributary.protocol.Causes.causedBy;
+
 import io.tributary.connect.AccessRefusedException;
 import io.tributary.connect.ConnectorException;
 import io.tributary.expr.ExpressionException;
@@ -34,11 +36,11 @@ public final class Failures {
   }
 
   private static Failure classify(Throwable t, String message) {
-    if (has(t, RestoreException.class) || has(t, ExpressionException.class) || has(t, EvalException.class)
-        || has(t, AccessRefusedException.class) || kafkaMisconfigured(t)) {
+    if (causedBy(t, RestoreException.class) || causedBy(t, ExpressionException.class) || causedBy(t, EvalException.class)
+        || causedBy(t, AccessRefusedException.class) || kafkaMisconfigured(t)) {
       return new Failure(Failure.Domain.USER, false, message);
     }
-    if (has(t, IOException.class) || has(t, UncheckedIOException.class) || kafkaRetriable(t)) {
+    if (causedBy(t, IOException.class) || causedBy(t, UncheckedIOException.class) || kafkaRetriable(t)) {
       return new Failure(Failure.Domain.EXTERNAL, true, message);
     }
     if (t instanceof ConnectorException) {
@@ -53,15 +55,6 @@ public final class Failures {
       t = t.getCause();
     }
     return t;
-  }
-
-  private static boolean has(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** A Kafka client refusing its configuration (a bad setting, an unknown class): the user's to fix. */

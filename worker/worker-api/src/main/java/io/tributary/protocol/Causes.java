@@ -1,0 +1,16 @@
+package io.tributary.protocol;
+
+/** What a failure's chain of causes holds. */
+public final class Causes {
+  private Causes() {}
+
+  /** Whether {@code t} or one of its causes is a {@code type}. */
+  public static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
