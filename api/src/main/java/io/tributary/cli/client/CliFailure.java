@@ -13,10 +13,10 @@ public final class CliFailure extends RuntimeException {
     return exitCode;
   }
 
-  /** Prints {@code error: <message>} on stderr (after what stdout holds) and returns the exit code. */
+  /** Prints {@code tributary: <message>} on stderr (after what stdout holds) and returns the exit code. */
   public int report() {
     System.out.flush();
-    System.err.println("error: " + getMessage());
+    System.err.println("tributary: " + getMessage());
     return exitCode;
   }
 }

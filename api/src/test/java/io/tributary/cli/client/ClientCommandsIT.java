@@ -194,7 +194,7 @@ class ClientCommandsIT {
       Run bad = cli(command, "-f", sql.toString());
       assertThat(bad.code).as(bad.err).isEqualTo(2);
       assertOneErrorLine(bad);
-      assertThat(bad.err).isEqualTo("error: " + sql + ": line 7, column 38: Column 'keys' not found in any table\n");
+      assertThat(bad.err).isEqualTo("tributary: " + sql + ": line 7, column 38: Column 'keys' not found in any table\n");
     }
     assertThat(cli("get", "renamed").code).as("nothing was applied").isEqualTo(3);
   }
@@ -220,7 +220,7 @@ class ClientCommandsIT {
 
     assertThat(r.code).as(r.out + r.err).isEqualTo(1);
     assertOneErrorLine(r);
-    assertThat(r.err).startsWith("error: job regrouped failed: ").contains("maxParallelism");
+    assertThat(r.err).startsWith("tributary: job regrouped failed: ").contains("maxParallelism");
     assertThat(cli("delete", job).code).isZero();
   }
 
@@ -259,7 +259,7 @@ class ClientCommandsIT {
     String spec = trickle("down", "").toString();
     Run r = Run.of(() -> Main.execute("apply", "-f", spec, "--server", url, "--token", "t"));
     assertThat(r.code).isEqualTo(1);
-    assertThat(r.err).isEqualTo("error: cannot reach the server at " + url + ": connection refused\n");
+    assertThat(r.err).isEqualTo("tributary: cannot reach the server at " + url + ": connection refused\n");
   }
 
   private static Run cli(String... args) {
@@ -274,7 +274,7 @@ class ClientCommandsIT {
   }
 
   private static void assertOneErrorLine(Run r) {
-    assertThat(r.err.lines().filter(l -> l.startsWith("error: "))).hasSize(1);
+    assertThat(r.err.lines().filter(l -> l.startsWith("tributary: "))).hasSize(1);
     assertThat(r.err).doesNotContain("\tat ");
   }
 

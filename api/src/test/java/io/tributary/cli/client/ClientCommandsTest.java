@@ -22,26 +22,26 @@ class ClientCommandsTest {
     String url = "http://localhost:" + port;
     int code = Main.execute("get", "clicks", "--server", url, "--token", "t");
     assertThat(code).isEqualTo(1);
-    assertThat(std.err()).isEqualTo("error: cannot reach the server at " + url + ": connection refused\n");
+    assertThat(std.err()).isEqualTo("tributary: cannot reach the server at " + url + ": connection refused\n");
   }
 
   @Test
   void aServerThatIsNotAUrlIsInvalidInput() {
     assertThat(Main.execute("list", "--server", "localhost:8080")).isEqualTo(2);
     assertThat(std.err())
-        .isEqualTo("error: the server must be an http(s) URL such as http://localhost:8080, not 'localhost:8080'\n");
+        .isEqualTo("tributary: the server must be an http(s) URL such as http://localhost:8080, not 'localhost:8080'\n");
   }
 
   @Test
   void resumeFromASavepointNeedsItsId() {
     assertThat(Main.execute("resume", "clicks", "--from", "savepoint", "--server", "http://localhost:1")).isEqualTo(2);
-    assertThat(std.err()).startsWith("error: --from savepoint needs --savepoint-id");
+    assertThat(std.err()).startsWith("tributary: --from savepoint needs --savepoint-id");
   }
 
   @Test
   void applyOfAMissingFileIsInvalidInput() {
     assertThat(Main.execute("apply", "-f", "no/such/job.yaml", "--server", "http://localhost:1")).isEqualTo(2);
-    assertThat(std.err()).isEqualTo("error: no such file: no/such/job.yaml\n");
+    assertThat(std.err()).isEqualTo("tributary: no such file: no/such/job.yaml\n");
   }
 
   @Test
