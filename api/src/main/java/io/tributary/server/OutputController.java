@@ -52,8 +52,17 @@ class OutputController {
   Publisher<Event<String>> output(@PathVariable String project, @PathVariable String name,
       @Nullable @QueryValue String operator) {
     access.require(project, Role.VIEWER);
+    // refused here, before the stream's 200 goes out: 404 for no such job, 400 for no such operator
+    jobs.checkOutput(project, name, operator);
     return Flux.create(sink -> {
-      OutputSubscription subscription = jobs.subscribeOutput(project, name, operator, new Listener(sink));
+      OutputSubscription subscription;
+      try {
+        subscription = jobs.subscribeOutput(project, name, operator, new Listener(sink));
+      } catch (RuntimeException e) {
+        // deleted (or changed) since the check: the stream has begun, so it ends
+        sink.complete();
+        return;
+      }
       Disposable heartbeat = Schedulers.parallel().schedulePeriodically(
           () -> sink.next(Event.of("{}").name("heartbeat")), 0, HEARTBEAT.toMillis(),
           TimeUnit.MILLISECONDS);

@@ -1028,10 +1028,26 @@ public final class JobManager implements AutoCloseable {
   public OutputSubscription subscribeOutput(String project, String name, String operatorId,
       OutputListener listener) {
     Objects.requireNonNull(listener, "listener");
-    ManagedJob job = managed(project, name);
-    checkOperator(OutputFeeds.current(job), operatorId);
+    ManagedJob job = outputOf(project, name, operatorId);
     checkOpen();
     return outputs.subscribe(job, operatorId, listener);
+  }
+
+  /**
+   * Checks, before a stream of the job's output opens, what {@link #subscribeOutput} would refuse:
+   * the job exists and its current plan has the operator {@code operatorId} (null: its sinks).
+   *
+   * @throws NotFoundException if there is no such job
+   * @throws InvalidRequestException naming {@code operator} if the job's current plan has no such operator
+   */
+  public void checkOutput(String project, String name, String operatorId) {
+    outputOf(project, name, operatorId);
+  }
+
+  private ManagedJob outputOf(String project, String name, String operatorId) {
+    ManagedJob job = managed(project, name);
+    checkOperator(OutputFeeds.current(job), operatorId);
+    return job;
   }
 
   /** The metrics of this control plane and its jobs in the Prometheus text format (version 0.0.4). */
