@@ -1,10 +1,13 @@
 package io.tributary.cli;
 
 import io.tributary.cli.client.ApplyCommand;
+import io.tributary.cli.client.CheckpointsCommand;
 import io.tributary.cli.client.DeleteCommand;
 import io.tributary.cli.client.EventsCommand;
 import io.tributary.cli.client.GetCommand;
 import io.tributary.cli.client.ListCommand;
+import io.tributary.cli.client.MetricsCommand;
+import io.tributary.cli.client.OutputCommand;
 import io.tributary.cli.client.RescaleCommand;
 import io.tributary.cli.client.ResumeCommand;
 import io.tributary.cli.client.SavepointsCommand;
@@ -20,7 +23,8 @@ import picocli.CommandLine.Command;
     description = "Serverless stream processing with Flink semantics.",
     subcommands = {RunCommand.class, ValidateCommand.class, ServerCommand.class, WorkerCommand.class,
         ApplyCommand.class, GetCommand.class, ListCommand.class, StopCommand.class, ResumeCommand.class,
-        RescaleCommand.class, SavepointsCommand.class, EventsCommand.class, DeleteCommand.class})
+        RescaleCommand.class, SavepointsCommand.class, CheckpointsCommand.class, EventsCommand.class,
+        MetricsCommand.class, OutputCommand.class, DeleteCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
 /**
- * A command that talks to a server: it prints its result on stdout, or one line {@code error:
+ * A command that talks to a server: it prints its result on stdout, or one line {@code tributary:
  * <why>} on stderr and returns an exit code from {@link ExitCodes}; never a stack trace.
  */
 abstract class ClientCommand implements Callable<Integer> {

@@ -22,6 +22,10 @@ final class Output {
     this.format = format;
   }
 
+  ServerOptions.Format format() {
+    return format;
+  }
+
   /** Whether the result is for people (a table or a message). */
   boolean human() {
     return format == ServerOptions.Format.TABLE;

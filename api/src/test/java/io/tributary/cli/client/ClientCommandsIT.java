@@ -145,6 +145,54 @@ class ClientCommandsIT {
   }
 
   @Test
+  void aRunningJobIsWatchedFromTheCommandLine() throws Exception {
+    String job = "watched";
+    Path spec = trickle(job, "");
+    assertThat(cli("apply", "-f", spec.toString(), "--wait", "--timeout", "60s").code).isZero();
+
+    Run metrics = poll("records read", () -> cli("metrics", job), r -> r.out.matches("(?s)job watched: [1-9].*"));
+    List<String> lines = metrics.out.lines().toList();
+    assertThat(lines.get(0)).contains(" records/s in, ").contains("watermark lag ").contains("0 restarts");
+    assertThat(lines.get(1)).matches("OPERATOR +STAGE +PARALLELISM +IN/S +OUT/S +WATERMARK-LAG +BUSY +BACKPRESSURED"
+        + " +LATE +MALFORMED");
+    assertThat(lines.subList(2, lines.size())).as("a row per operator, in plan order")
+        .extracting(l -> l.split(" +")[0]).containsExactly("gen", "counts", "out");
+    assertThat(JSON.readTree(ok(cli("metrics", job, "-o", "json"))).at("/operators/1/operatorId").asText())
+        .isEqualTo("counts");
+
+    Run checkpoints = poll("a completed checkpoint", () -> cli("checkpoints", job), r -> r.out.contains(" completed "));
+    assertThat(checkpoints.out.lines().findFirst().orElseThrow())
+        .matches("ID +STATUS +AGE +DURATION +ALIGNMENT +SIZE +INCREMENTAL +UPLOADED +PARALLELISM +NOTE");
+    assertThat(checkpoints.out).containsPattern("(?m)^\\d+ +completed +\\S+ +\\d+m?s ");
+    assertThat(JSON.readTree(ok(cli("checkpoints", job, "--limit", "1", "-o", "json"))).get("items")).hasSize(1);
+
+    Run records = cli("output", job, "--operator", "counts", "--limit", "3", "--timeout", "60s", "-o", "json");
+    assertThat(records.code).as(records.err).isZero();
+    assertThat(records.out.lines()).hasSize(3).allSatisfy(l -> {
+      JsonNode event = JSON.readTree(l);
+      assertThat(event.get("operatorId").asText()).isEqualTo("counts");
+      assertThat(event.at("/value/n").asLong()).isPositive();
+    });
+    Run people = cli("output", job, "--limit", "2", "--timeout", "60s");
+    assertThat(people.code).as(people.err).isZero();
+    assertThat(people.out.lines()).hasSize(2).allMatch(l -> l.matches("out\\[0] \\{\"key\":\\d+,.*\"n\":\\d+.*}"));
+
+    Run tooFew = cli("output", job, "--limit", "1000000", "--timeout", "300ms");
+    assertThat(tooFew.code).isEqualTo(1);
+    assertThat(tooFew.err).matches("tributary: timed out after 300ms with \\d+ of 1000000 records\n");
+    Run noJob = cli("output", "nowhere", "--timeout", "60s");
+    assertThat(noJob.code).as("404").isEqualTo(3);
+    assertOneErrorLine(noJob);
+    Run noOperator = cli("output", job, "--operator", "nowhere", "--timeout", "60s");
+    assertThat(noOperator.code).as("400").isEqualTo(2);
+    assertThat(noOperator.err).contains("'nowhere'").contains("[gen, counts, out]");
+    assertOneErrorLine(noOperator);
+    assertThat(cli("metrics", "nowhere").code).isEqualTo(3);
+    assertThat(cli("checkpoints", "nowhere").code).isEqualTo(3);
+    assertThat(ok(cli("delete", job))).isEqualTo("job watched deleted\n");
+  }
+
+  @Test
   void anInvalidSpecExits2WithEveryPointerIntoTheFile() throws Exception {
     Path bad = tmp.resolve("bad.yaml");
     Files.writeString(bad, """
