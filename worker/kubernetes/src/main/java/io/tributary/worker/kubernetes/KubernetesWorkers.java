@@ -111,7 +111,7 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
    * The pods of {@code pool} through {@code client}, which stays open when this closes. Becomes the
    * pool's {@linkplain RemoteWorkerPool#useCapacity capacity}.
    *
-   * @throws IllegalStateException if the API cannot be reached or refuses to list the pods
+   * @throws KubernetesUnavailableException if the API cannot be reached or refuses to list the pods
    * @throws IllegalArgumentException if the owner Deployment does not exist
    */
   public KubernetesWorkers(RemoteWorkerPool pool, KubernetesClient client, WorkerPodSettings settings) {
@@ -130,8 +130,10 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
       this.owner = settings.ownerDeployment() == null ? null : ownerOf(settings.ownerDeployment());
       pods().list();
     } catch (KubernetesClientException e) {
-      throw new IllegalStateException("worker pods in namespace " + namespace + ": the Kubernetes API refused or "
-          + "cannot be reached: " + e.getMessage(), e);
+      throw new KubernetesUnavailableException("worker pods in namespace " + namespace + ": the Kubernetes API at "
+          + client.getMasterUrl() + (e.getCode() > 0 ? " refused to list them (HTTP " + e.getCode() + ": " : " cannot be reached (")
+          + rootReason(e) + "); run the server in the cluster, with a service account that may manage pods there, "
+          + "or point KUBECONFIG at the cluster", e);
     }
     pool.useCapacity(this);
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -483,6 +485,28 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
       if (ownsClient) {
         client.close();
       }
+    }
+  }
+
+  /** The innermost cause's message, on one line: what went wrong below the client's own wrapping. */
+  private static String rootReason(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root instanceof java.nio.channels.UnresolvedAddressException || root instanceof java.net.UnknownHostException) {
+      return "its host name does not resolve";
+    }
+    String m = root.getMessage() == null || root.getMessage().isBlank() ? root.getClass().getSimpleName() : root.getMessage();
+    return m.strip().replaceAll("\\s*\\R\\s*", " ");
+  }
+
+  /** The Kubernetes API cannot be reached or refuses: the message says where and what to fix, in one line. */
+  public static final class KubernetesUnavailableException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    KubernetesUnavailableException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

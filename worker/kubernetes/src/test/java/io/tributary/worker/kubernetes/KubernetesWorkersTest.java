@@ -197,6 +197,55 @@ class KubernetesWorkersTest {
   }
 
   @Test
+  void anApiThatRefusesToListThePodsIsNamedWithTheReason() throws Exception {
+    start(settings().withNamespace("locked").withOwnerDeployment(null)).close();
+    workers = null;
+    String list = server.getRequestCount() > 0 ? firstListOf("locked") : null;
+    assertThat(list).as("the pods' list request").isNotNull();
+    server.expect().get().withPath(list).andReturn(403, new StatusBuilder()
+        .withStatus("Failure").withCode(403).withReason("Forbidden").withMessage("pods is forbidden: no").build())
+        .always();
+    assertThatThrownBy(() -> start(settings().withNamespace("locked").withOwnerDeployment(null)))
+        .isInstanceOf(KubernetesWorkers.KubernetesUnavailableException.class)
+        .hasMessageStartingWith("worker pods in namespace locked: the Kubernetes API at " + client.getMasterUrl()
+            + " refused to list them (HTTP 403: ")
+        .hasMessageContaining("pods is forbidden: no")
+        .hasMessageEndingWith("; run the server in the cluster, with a service account that may manage pods there, "
+            + "or point KUBECONFIG at the cluster")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  /** The path (with its query) of the first request that listed the pods of {@code namespace}. */
+  private static String firstListOf(String namespace) throws InterruptedException {
+    io.fabric8.mockwebserver.http.RecordedRequest r;
+    while ((r = server.takeRequest(1, java.util.concurrent.TimeUnit.SECONDS)) != null) {
+      if ("GET".equals(r.getMethod()) && r.getPath().startsWith("/api/v1/namespaces/" + namespace + "/pods?")
+          && !r.getPath().contains("watch=true")) {
+        return r.getPath();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void anApiThatCannotBeReachedIsNamedWithTheReason() throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closed + "/";
+    try (KubernetesClient nowhere = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+        new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(url).withRequestRetryBackoffLimit(0).build())
+        .build()) {
+      assertThatThrownBy(() -> new KubernetesWorkers(pool, nowhere, settings().withOwnerDeployment(null)))
+          .isInstanceOf(KubernetesWorkers.KubernetesUnavailableException.class)
+          .hasMessageStartingWith("worker pods in namespace " + NS + ": the Kubernetes API at " + url
+              + " cannot be reached (")
+          .hasMessageContaining("; run the server in the cluster");
+    }
+  }
+
+  @Test
   void aMissingOwnerDeploymentIsNamed() {
     assertThatThrownBy(() -> start(settings().withOwnerDeployment("nope"))).isInstanceOf(
         IllegalArgumentException.class).hasMessage("the owner Deployment nope of the worker pods does not exist in "
