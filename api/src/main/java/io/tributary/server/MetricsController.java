@@ -45,6 +45,7 @@ class MetricsController extends AbstractMetricsController {
     m.watermarkLagMillis(o.watermarkLagMillis());
     m.lateRecordsDropped(o.lateRecordsDropped());
     m.malformedRecords(o.malformedRecords());
+    m.stateSizeBytes(o.stateSizeBytes());
     return m;
   }
 }

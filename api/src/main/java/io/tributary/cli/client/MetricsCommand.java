@@ -32,11 +32,12 @@ public final class MetricsCommand extends ClientCommand {
         return;
       }
       Table t = new Table("OPERATOR", "STAGE", "PARALLELISM", "IN/S", "OUT/S", "WATERMARK-LAG", "BUSY",
-          "BACKPRESSURED", "LATE", "MALFORMED");
+          "BACKPRESSURED", "STATE", "LATE", "MALFORMED");
       for (OperatorMetrics o : operators) {
         t.row(o.getOperatorId(), number(o.getStageId()), number(o.getParallelism()), rate(o.getRecordsInPerSecond()),
             rate(o.getRecordsOutPerSecond()), lag(o.getWatermarkLagMillis()), share(o.getBusyTimeMsPerSecond()),
-            share(o.getBackpressuredTimeMsPerSecond()), number(o.getLateRecordsDropped()), number(o.getMalformedRecords()));
+            share(o.getBackpressuredTimeMsPerSecond()), Human.bytes(o.getStateSizeBytes()),
+            number(o.getLateRecordsDropped()), number(o.getMalformedRecords()));
       }
       out.table(t);
     });

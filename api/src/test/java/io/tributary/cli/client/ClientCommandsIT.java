@@ -154,7 +154,7 @@ class ClientCommandsIT {
     List<String> lines = metrics.out.lines().toList();
     assertThat(lines.get(0)).contains(" records/s in, ").contains("watermark lag ").contains("0 restarts");
     assertThat(lines.get(1)).matches("OPERATOR +STAGE +PARALLELISM +IN/S +OUT/S +WATERMARK-LAG +BUSY +BACKPRESSURED"
-        + " +LATE +MALFORMED");
+        + " +STATE +LATE +MALFORMED");
     assertThat(lines.subList(2, lines.size())).as("a row per operator, in plan order")
         .extracting(l -> l.split(" +")[0]).containsExactly("gen", "counts", "out");
     assertThat(JSON.readTree(ok(cli("metrics", job, "-o", "json"))).at("/operators/1/operatorId").asText())
@@ -165,6 +165,11 @@ class ClientCommandsIT {
         .matches("ID +STATUS +AGE +DURATION +ALIGNMENT +SIZE +INCREMENTAL +UPLOADED +PARALLELISM +NOTE");
     assertThat(checkpoints.out).containsPattern("(?m)^\\d+ +completed +\\S+ +\\d+m?s ");
     assertThat(JSON.readTree(ok(cli("checkpoints", job, "--limit", "1", "-o", "json"))).get("items")).hasSize(1);
+    Run withState = poll("the window's state size", () -> cli("metrics", job, "-o", "json"),
+        r -> json(r.out).at("/operators/1/stateSizeBytes").isNumber());
+    assertThat(JSON.readTree(withState.out).at("/operators/0/stateSizeBytes").isMissingNode())
+        .as("the source has no keyed state").isTrue();
+    assertThat(ok(cli("metrics", job))).containsPattern("(?m)^counts .* [\\d.]+ (B|KiB|MiB) +\\d+ +\\d+$");
 
     Run records = cli("output", job, "--operator", "counts", "--limit", "3", "--timeout", "60s", "-o", "json");
     assertThat(records.code).as(records.err).isZero();
@@ -324,6 +329,14 @@ class ClientCommandsIT {
   private static void assertOneErrorLine(Run r) {
     assertThat(r.err.lines().filter(l -> l.startsWith("tributary: "))).hasSize(1);
     assertThat(r.err).doesNotContain("\tat ");
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static Run poll(String what, Supplier<Run> run, Predicate<Run> done) throws InterruptedException {

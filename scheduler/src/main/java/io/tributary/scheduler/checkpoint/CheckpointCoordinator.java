@@ -75,9 +75,16 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    * @param uploadedBytes keyed state bytes uploaded for it (new files only, C6)
    * @param summary what its entry records (trigger and completion times, sizes, bytes uploaded with
    *     timers and metadata, parallelism)
+   * @param operatorStateBytes per operator id, the size of its keyed state (operators with keyed
+   *     state only)
    */
   public record CheckpointStats(long id, String kind, String path, long durationMillis, long maxAlignmentNanos,
-      long maxSyncNanos, long stateBytes, long uploadedBytes, CheckpointStore.Summary summary) {}
+      long maxSyncNanos, long stateBytes, long uploadedBytes, CheckpointStore.Summary summary,
+      java.util.Map<String, Long> operatorStateBytes) {
+    public CheckpointStats {
+      operatorStateBytes = java.util.Map.copyOf(operatorStateBytes);
+    }
+  }
 
   /**
    * @param job the job's name
@@ -476,7 +483,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     listener.completed(md, new CheckpointStats(id, kind, path, durationMillis, figures.maxAlignmentNanos(),
-        figures.maxSyncNanos(), figures.stateBytes(), figures.incrementalBytes(), summary));
+        figures.maxSyncNanos(), figures.stateBytes(), figures.incrementalBytes(), summary,
+        figures.operatorStateBytes()));
     for (CompletableFuture<CheckpointMetadata> w : waiters) {
       w.complete(md);
     }

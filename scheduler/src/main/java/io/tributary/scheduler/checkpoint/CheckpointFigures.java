@@ -22,9 +22,15 @@ import java.util.Set;
  * @param parallelism the largest parallelism of its tasks
  * @param inFlightRecords records in flight its tasks stored (unaligned checkpoints)
  * @param inFlightBytes size of the objects holding them
+ * @param operatorStateBytes per operator id, the size of its keyed state over its tasks (operators
+ *     with keyed state only)
  */
 record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes, long maxAlignmentNanos,
-    long maxSyncNanos, int parallelism, long inFlightRecords, long inFlightBytes) {
+    long maxSyncNanos, int parallelism, long inFlightRecords, long inFlightBytes,
+    java.util.Map<String, Long> operatorStateBytes) {
+  CheckpointFigures {
+    operatorStateBytes = java.util.Map.copyOf(operatorStateBytes);
+  }
 
   /**
    * The figures of a checkpoint of {@code states}; timer objects' sizes are read from {@code
@@ -42,6 +48,7 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
     int parallelism = 0;
     long inFlightRecords = 0;
     java.util.Map<String, Long> inFlightObjects = new java.util.HashMap<>();
+    java.util.Map<String, Long> perOperator = new java.util.HashMap<>();
     for (TaskState t : states) {
       parallelism = Math.max(parallelism, t.parallelism());
       boolean writtenNow = !t.finished() || counted.add(t.taskId());
@@ -49,9 +56,11 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
         alignment = Math.max(alignment, t.alignmentNanos());
         sync = Math.max(sync, t.syncNanos());
       }
-      for (OperatorState o : t.operators().values()) {
+      for (java.util.Map.Entry<String, OperatorState> e : t.operators().entrySet()) {
+        OperatorState o = e.getValue();
         if (o.keyed() != null) {
           state += o.keyed().stateBytes();
+          perOperator.merge(e.getKey(), o.keyed().stateBytes(), Long::sum);
           incremental += writtenNow ? o.keyed().uploadedBytes() : 0;
         }
         if (o.timers() != null && writtenNow) {
@@ -64,7 +73,7 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
       }
     }
     return new CheckpointFigures(state, incremental, timers, alignment, sync, parallelism, inFlightRecords,
-        inFlightObjects.values().stream().mapToLong(Long::longValue).sum());
+        inFlightObjects.values().stream().mapToLong(Long::longValue).sum(), perOperator);
   }
 
   /**

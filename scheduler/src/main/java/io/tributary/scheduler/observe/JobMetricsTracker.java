@@ -207,7 +207,8 @@ public final class JobMetricsTracker {
     return new JobMetricsView(at, r.recordsInPerSecond(), r.recordsOutPerSecond(), MetricRates.instant(r.watermark()),
         MetricRates.lag(r.watermark(), at.toEpochMilli()), r.busyTimeMsPerSecond(), r.backpressuredTimeMsPerSecond(),
         cp == null ? null : cp.durationMillis(), cp == null ? null : cp.stateBytes(), restarts, late, malformed,
-        r.operators());
+        cp == null ? r.operators() : r.operators().stream()
+            .map(o -> o.withStateSizeBytes(cp.operatorStateBytes().get(o.operatorId()))).toList());
   }
 
   /** Records the job's sources read, over all its attempts in this process. */

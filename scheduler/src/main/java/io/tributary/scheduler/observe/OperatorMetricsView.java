@@ -10,7 +10,17 @@ import java.time.Instant;
  * @param recordsOutPerSecond records emitted to its main output; for a sink, records written
  * @param watermark the lowest watermark its running subtasks applied, or null (see {@link
  *     JobMetricsView#watermark()})
+ * @param stateSizeBytes the size of its keyed state in the job's last checkpoint this process
+ *     completed, over its subtasks; null for an operator without keyed state or before a checkpoint
  */
 public record OperatorMetricsView(String operatorId, int stageId, int parallelism, double recordsInPerSecond,
     double recordsOutPerSecond, Instant watermark, Long watermarkLagMillis, int busyTimeMsPerSecond,
-    int backpressuredTimeMsPerSecond, long lateRecordsDropped, long malformedRecords) {}
+    int backpressuredTimeMsPerSecond, long lateRecordsDropped, long malformedRecords, Long stateSizeBytes) {
+
+  /** These figures with {@code bytes} as the operator's state size. */
+  public OperatorMetricsView withStateSizeBytes(Long bytes) {
+    return new OperatorMetricsView(operatorId, stageId, parallelism, recordsInPerSecond, recordsOutPerSecond,
+        watermark, watermarkLagMillis, busyTimeMsPerSecond, backpressuredTimeMsPerSecond, lateRecordsDropped,
+        malformedRecords, bytes);
+  }
+}

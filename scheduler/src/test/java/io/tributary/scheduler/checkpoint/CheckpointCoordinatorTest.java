@@ -147,6 +147,8 @@ class CheckpointCoordinatorTest {
     CheckpointCoordinator.CheckpointStats stats = run.events.completed.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     assertThat(stats.summary()).isEqualTo(s);
     assertThat(stats.stateBytes()).isEqualTo(15_000);
+    assertThat(stats.operatorStateBytes()).as("per operator with keyed state")
+        .isEqualTo(Map.of("op-0", 10_000L, "op-1", 5_000L));
   }
 
   @Test
