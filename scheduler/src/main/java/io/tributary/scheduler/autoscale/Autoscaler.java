@@ -227,6 +227,9 @@ public final class Autoscaler {
       wanted.add(stage(s, avg.get(s.stageId()), trueRates.get(s.stageId()), targets.get(s.stageId()),
           joining.get(s.stageId()), pressured, now));
     }
+    if (sample.slots() != null) {
+      wanted = fitted(wanted, sample.slots());
+    }
     boolean rescale = wanted.stream().anyMatch(ScalingDecision::rescales);
     if (!rescale) {
       return wanted;
@@ -252,6 +255,39 @@ public final class Autoscaler {
       }
     }
     return wanted;
+  }
+
+  /**
+   * {@code wanted} trimmed to a pool of {@code slots} slots: while its stages would run more tasks
+   * than that, the stage with the largest scale-up left gives up one subtask (its explanation says
+   * so). Scale-downs and stages that keep their parallelism are as they were; a job that already
+   * runs more tasks than the pool has (its slots shrank) gets no scale-up at all.
+   */
+  static List<ScalingDecision> fitted(List<ScalingDecision> wanted, int slots) {
+    int[] to = wanted.stream().mapToInt(ScalingDecision::to).toArray();
+    int tasks = java.util.Arrays.stream(to).sum();
+    while (tasks > slots) {
+      int widest = -1;
+      for (int i = 0; i < to.length; i++) {
+        ScalingDecision d = wanted.get(i);
+        if (to[i] > d.from() && (widest < 0 || to[i] - d.from() > to[widest] - wanted.get(widest).from())) {
+          widest = i;
+        }
+      }
+      if (widest < 0) {
+        break;
+      }
+      to[widest]--;
+      tasks--;
+    }
+    List<ScalingDecision> out = new ArrayList<>(wanted.size());
+    for (int i = 0; i < to.length; i++) {
+      ScalingDecision d = wanted.get(i);
+      out.add(to[i] == d.to() ? d : new ScalingDecision(d.stageId(), d.stage(), d.from(), to[i], d.recommended(),
+          d.explanation() + (to[i] == d.from() ? " held" : " trimmed to " + to[i]) + ": the worker pool has "
+              + slots + " slots in all"));
+    }
+    return out;
   }
 
   /**

@@ -17,14 +17,26 @@ import java.util.Map;
  * @param joinsAtOne by stage id, the stage whose task it would run in if that stage ran at 1 (a
  *     global window, aggregate or top-N after a stage that now runs at more): a scale-down of that
  *     stage to 1 takes on its work too
+ * @param slots the most tasks the job's worker pool can ever run (one per slot; a stage runs a task
+ *     per subtask), or null when it can grow (external workers, Kubernetes pods)
  */
-public record JobSample(List<StageSample> stages, List<Edge> edges, Map<Integer, Integer> joinsAtOne) {
+public record JobSample(List<StageSample> stages, List<Edge> edges, Map<Integer, Integer> joinsAtOne, Integer slots) {
   /** Records flow from stage {@code from} to stage {@code to}. */
   public record Edge(int from, int to) {}
 
   /** A job none of whose stages would run in another's task at 1. */
   public JobSample(List<StageSample> stages, List<Edge> edges) {
     this(stages, edges, Map.of());
+  }
+
+  /** A job on a pool that can grow. */
+  public JobSample(List<StageSample> stages, List<Edge> edges, Map<Integer, Integer> joinsAtOne) {
+    this(stages, edges, joinsAtOne, null);
+  }
+
+  /** This sample of a job on a pool of {@code slots} slots in all. */
+  public JobSample withSlots(int slots) {
+    return new JobSample(stages, edges, joinsAtOne, slots);
   }
 
   /**
@@ -53,6 +65,9 @@ public record JobSample(List<StageSample> stages, List<Edge> edges, Map<Integer,
     });
     if (order(stages, edges).size() != stages.size()) {
       throw new IllegalArgumentException("the edges form a cycle");
+    }
+    if (slots != null && slots < 1) {
+      throw new IllegalArgumentException("a pool of " + slots + " slots");
     }
   }
 

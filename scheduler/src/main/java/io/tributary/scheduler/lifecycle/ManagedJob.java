@@ -341,6 +341,11 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   }
 
   @Override
+  public java.util.OptionalInt slotLimit() {
+    return ctx.storage.pool().slotLimit();
+  }
+
+  @Override
   public io.tributary.scheduler.autoscale.AutoscalerSettings autoscalerSettings() {
     return autoscaler;
   }

@@ -158,6 +158,10 @@ public final class ControlMetrics implements AutoCloseable {
     if (sample == null) {
       return null;
     }
+    java.util.OptionalInt slots = job.slotLimit();
+    if (slots.isPresent()) {
+      sample = sample.withSlots(slots.getAsInt());
+    }
     AutoscalerSettings settings = job.autoscalerSettings();
     Autoscaler model = autoscalers.get(job);
     if (model == null || !model.settings().equals(settings)) {

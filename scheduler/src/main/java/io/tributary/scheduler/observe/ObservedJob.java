@@ -25,6 +25,11 @@ public interface ObservedJob {
     return null;
   }
 
+  /** The most tasks its worker pool can ever run (one per slot), or empty when the pool can grow. */
+  default java.util.OptionalInt slotLimit() {
+    return java.util.OptionalInt.empty();
+  }
+
   /**
    * What waits outside the running job for each source that can tell (by source operator id);
    * empty when none can.

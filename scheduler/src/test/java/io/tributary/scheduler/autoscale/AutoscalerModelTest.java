@@ -173,6 +173,32 @@ class AutoscalerModelTest {
         .hasMessage("stage 1 joining 7 at 1 names an unknown stage");
   }
 
+  @Test
+  void aPoolOfFewSlotsTrimsTheLargestScaleUpsAndLeavesScaleDownsAlone() {
+    StageSample gen = new StageSample(0, "gen", 2, 1, 8, 128, 1.0, 0, 20_000, 20_000, 0, 0, OptionalDouble.of(35_000));
+    StageSample work = StageSample.inner(1, "work", 4, 1, 32, 128, 0.75, 0, 30_000, 30_000);
+    JobSample sample = new JobSample(List.of(gen, work), List.of(new JobSample.Edge(0, 1)));
+
+    assertThat(decideOn(sample).parallelism()).as("without a limit").containsEntry(0, 8).containsEntry(1, 8);
+    Autoscaler.Decision trimmed = decideOn(sample.withSlots(10));
+    assertThat(trimmed.parallelism()).as("the larger scale-up gives first").containsEntry(0, 4).containsEntry(1, 6);
+    assertThat(trimmed.stage(0).explanation()).isEqualTo("gen: busy 1.00, true rate 20k/s, target 35k/s → 2 → 8"
+        + " trimmed to 4: the worker pool has 10 slots in all");
+    assertThat(trimmed.stage(0).recommended()).as("what the model asks for").isEqualTo(8);
+
+    Autoscaler.Decision held = decideOn(sample.withSlots(6));
+    assertThat(held.rescales()).as("6 tasks run already").isFalse();
+    assertThat(held.stage(1).explanation()).endsWith(" → 4 → 8 held: the worker pool has 6 slots in all");
+
+    assertThat(Autoscaler.fitted(List.of(new ScalingDecision(0, "a", 4, 1, 1, "a"),
+        new ScalingDecision(1, "b", 2, 8, 8, "b")), 6)).as("a scale-down frees slots for a scale-up")
+        .extracting(ScalingDecision::to).containsExactly(1, 5);
+    assertThat(Autoscaler.fitted(List.of(new ScalingDecision(0, "a", 4, 6, 6, "a"),
+        new ScalingDecision(1, "b", 4, 4, 4, "b")), 6)).as("already more tasks than slots: no scale-up")
+        .extracting(ScalingDecision::to).containsExactly(4, 4);
+    assertThatThrownBy(() -> sample.withSlots(0)).hasMessage("a pool of 0 slots");
+  }
+
   private static StageSample source(double in, double lag, double backlog) {
     return new StageSample(0, "src", 1, 1, 1, 128, in == 0 ? 0 : 0.5, 0, in, in, lag, backlog,
         OptionalDouble.empty());
