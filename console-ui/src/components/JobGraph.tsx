@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { ExecutionPlan } from '../api/types';
+import { formatBytes } from '../lib/format';
 import { layoutPlan, stageColour, type StageLoad } from '../lib/graph';
 
 const KIND_LABEL: Record<string, string> = {
@@ -14,7 +15,7 @@ const KIND_LABEL: Record<string, string> = {
 
 /**
  * The execution graph: stages of chained operators, left to right, each coloured by its busiest
- * operator's load. Without `loads` (a plan preview) every stage is neutral.
+ * operator's load, with its keyed state's size. Without `loads` (a plan preview) every stage is neutral.
  */
 export function JobGraph({ plan, loads }: { plan: ExecutionPlan; loads?: Map<number, StageLoad> }) {
   const layout = useMemo(() => layoutPlan(plan), [plan]);
@@ -65,7 +66,7 @@ export function JobGraph({ plan, loads }: { plan: ExecutionPlan; loads?: Map<num
               ))}
               <text x={12} y={height - 10} className="graph-load" fill={colour.text}>
                 {loads
-                  ? colour.label
+                  ? colour.label + (load?.stateBytes != null ? ` · state ${formatBytes(load.stateBytes)}` : '')
                   : stage.keyGroupRanges.length > 0
                     ? `${stage.keyGroupRanges.length} key-group ranges`
                     : `${parallelism} ${parallelism === 1 ? 'subtask' : 'subtasks'}`}

@@ -14,8 +14,24 @@ describe('graph colouring', () => {
         ],
       }),
     );
-    expect(loads.get(0)).toMatchObject({ busyMs: 300, backpressuredMs: 50 });
+    expect(loads.get(0)).toMatchObject({ busyMs: 300, backpressuredMs: 50, stateBytes: null });
     expect(loads.get(1)).toMatchObject({ busyMs: 900, backpressuredMs: 0 });
+  });
+
+  it('sums the keyed state of a stage’s operators', () => {
+    const loads = stageLoads(
+      clicksPlan,
+      metrics({
+        operators: [
+          operatorMetrics('clicks', 0, 120, 0),
+          { ...operatorMetrics('slow-pages', 0, 300, 50), stateSizeBytes: 1000 },
+          { ...operatorMetrics('per-user', 1, 900, 0), stateSizeBytes: 2048 },
+          { ...operatorMetrics('results', 1, 900, 0), stateSizeBytes: 1000 },
+        ],
+      }),
+    );
+    expect(loads.get(0)?.stateBytes).toBe(1000);
+    expect(loads.get(1)?.stateBytes).toBe(3048);
   });
 
   it('has no loads without metrics', () => {

@@ -1,11 +1,15 @@
 import dagre from '@dagrejs/dagre';
 import type { ExecutionPlan, JobMetrics, PlanEdge, PlanStage } from '../api/types';
 
-/** A stage's load: its busiest operator's busy and backpressured milliseconds per second (0..1000). */
+/**
+ * A stage's load: its busiest operator's busy and backpressured milliseconds per second (0..1000),
+ * and the keyed state of its operators in the last checkpoint (absent when none has keyed state).
+ */
 export interface StageLoad {
   busyMs: number;
   backpressuredMs: number;
   parallelism: number | null;
+  stateBytes?: number | null;
 }
 
 /** The load of every stage with metrics, keyed by stage id: the worst operator of the stage. */
@@ -17,10 +21,12 @@ export function stageLoads(plan: ExecutionPlan, metrics: JobMetrics | null): Map
   for (const op of metrics.operators) {
     const stageId = stageOfOperator.get(op.operatorId) ?? op.stageId;
     const prev = loads.get(stageId);
+    const state = op.stateSizeBytes ?? null;
     loads.set(stageId, {
       busyMs: Math.max(prev?.busyMs ?? 0, op.busyTimeMsPerSecond),
       backpressuredMs: Math.max(prev?.backpressuredMs ?? 0, op.backpressuredTimeMsPerSecond),
       parallelism: Math.max(prev?.parallelism ?? 0, op.parallelism) || null,
+      stateBytes: state === null ? (prev?.stateBytes ?? null) : (prev?.stateBytes ?? 0) + state,
     });
   }
   return loads;
