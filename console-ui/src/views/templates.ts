@@ -8,6 +8,7 @@ sources:
     type: nexmark
     kind: bid
     maxRecordsPerSecond: 1000
+    eventRate: 1000   # event time at about the wall clock's pace, so windows close as time passes
     eventTime: {field: dateTime, maxOutOfOrderness: 1s}
 operators:
   - id: per-auction
@@ -28,7 +29,8 @@ SET 'checkpoints.interval' = '10s';
 CREATE TABLE bids (
   auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP(3),
   WATERMARK FOR dateTime AS dateTime - INTERVAL '1' SECOND
-) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'maxRecordsPerSecond' = '1000');
+) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'maxRecordsPerSecond' = '1000',
+        'eventRate' = '1000');  -- event time at about the wall clock's pace
 
 CREATE TABLE per_auction (auction BIGINT, window_end TIMESTAMP(3), bids BIGINT, top_price BIGINT)
   WITH ('connector' = 'blackhole');
