@@ -44,10 +44,16 @@ final class KubernetesPool {
   /**
    * Starts watching the pool's pods, the pool's capacity from now on.
    *
-   * @throws IllegalArgumentException naming the setting that is missing or wrong
+   * @throws IllegalArgumentException naming the setting that is missing or wrong, or saying why the
+   *     Kubernetes API it points at cannot be reached or refuses (the server's configuration to fix)
    */
   static KubernetesWorkers start(RemoteWorkerPool pool, WorkersOption workers, ServerConfiguration config) {
-    return KubernetesWorkers.start(pool, settings(pool.port(), workers, config, System.getenv()));
+    WorkerPodSettings settings = settings(pool.port(), workers, config, System.getenv());
+    try {
+      return KubernetesWorkers.start(pool, settings);
+    } catch (KubernetesWorkers.KubernetesUnavailableException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   /** The pods' settings for a pool on worker port {@code port}. */

@@ -40,9 +40,6 @@ final class CliErrors {
     if (e instanceof io.tributary.scheduler.lifecycle.InvalidRequestException ir) {
       return ir.getMessage(); // "<field>: <reason>"
     }
-    if (e instanceof io.tributary.worker.kubernetes.KubernetesWorkers.KubernetesUnavailableException) {
-      return e.getMessage();
-    }
     if (e instanceof java.io.UncheckedIOException) {
       return e.getMessage();
     }
