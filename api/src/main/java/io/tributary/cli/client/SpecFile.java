@@ -1,6 +1,5 @@
 package io.tributary.cli.client;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,10 +30,8 @@ final class SpecFile {
     } catch (io.tributary.scheduler.spec.SpecParser.SecondDocument e) {
       throw new CliFailure(ExitCodes.INVALID, source + " " + io.tributary.scheduler.spec.SpecParser.SECOND_DOCUMENT);
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-      throw new CliFailure(ExitCodes.INVALID, "cannot parse " + source + where + ": "
-          + e.getOriginalMessage().lines().findFirst().orElse("").strip());
+      throw new CliFailure(ExitCodes.INVALID, "cannot parse " + source
+          + io.tributary.scheduler.spec.SpecParser.syntaxError(e));
     }
     if (!(tree instanceof ObjectNode document)) {
       throw new CliFailure(ExitCodes.INVALID, source + " is not a job spec: expected a YAML or JSON object");

@@ -59,6 +59,9 @@ class SpecFileTest {
         .hasMessage("job.yaml is not a job spec: expected a YAML or JSON object");
     assertThatThrownBy(() -> SpecFile.parse("name: [unclosed", "job.yaml"))
         .hasMessageStartingWith("cannot parse job.yaml at line ");
+    assertThatThrownBy(() -> SpecFile.parse("name: [", "job.yaml")).as("the parser's problem, not only its context")
+        .hasMessage("cannot parse job.yaml at line 1, column 8: while parsing a flow node; expected the node content, "
+            + "but found '<stream end>'");
   }
 
   @Test

@@ -108,13 +108,22 @@ public final class SpecParser {
   }
 
   private static String malformed(JsonProcessingException e) {
+    return "malformed YAML/JSON" + syntaxError(e);
+  }
+
+  /**
+   * Where and why a YAML or JSON text could not be parsed, on one line: {@code " at line 1, column 8:
+   * while parsing a flow node; expected the node content, but found '<stream end>'"} (the parser's
+   * context and problem, without its excerpt of the text).
+   */
+  public static String syntaxError(JsonProcessingException e) {
     JsonLocation at = e.getLocation();
     String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     String why = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines()
         .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
         .collect(Collectors.joining("; "))
         .replaceFirst("^Duplicate field ('[^']*').*", "duplicate field $1");
-    return "malformed YAML/JSON" + where + ": " + why;
+    return where + ": " + why;
   }
 
   private static JobSpec job(ObjectReader r) {
