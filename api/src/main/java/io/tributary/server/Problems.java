@@ -12,6 +12,7 @@ import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import io.micronaut.security.authentication.AuthorizationException;
 import io.micronaut.security.authentication.DefaultAuthorizationExceptionHandler;
 import io.micronaut.validation.exceptions.ConstraintExceptionHandler;
+import io.tributary.protocol.Causes;
 import io.tributary.api.generated.model.ErrorDomain;
 import io.tributary.api.generated.model.FieldError;
 import io.tributary.api.generated.model.Problem;
@@ -252,7 +253,7 @@ final class Problems {
             + "/" + m.group(1);
       }
     }
-    String root = String.valueOf(rootOf(t).getMessage());
+    String root = String.valueOf(Causes.root(t).getMessage());
     Matcher u = UNKNOWN_PROPERTY.matcher(root);
     if (u.find() && pointer == null) {
       Matcher in = UNKNOWN_IN.matcher(root);
@@ -263,20 +264,9 @@ final class Problems {
     return pointer;
   }
 
-  private static Throwable rootOf(Throwable t) {
-    Throwable cause = t;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   /** A framework exception as one line fit for a user, or null to use the framework's message. */
   static String describe(Throwable t) {
-    Throwable cause = t;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
+    Throwable cause = Causes.root(t);
     LOG.debug("request error", t);
     if (t instanceof ConversionErrorException) {
       ConversionErrorException c = (ConversionErrorException) t;

@@ -29,7 +29,6 @@ public final class ServerConnection {
 
   private final String url;
   private final String project;
-  private final boolean hasToken;
   public final JobsApi jobs;
   final JobActionsApi actions;
   final SavepointsApi savepoints;
@@ -43,7 +42,6 @@ public final class ServerConnection {
   public ServerConnection(String url, String token, String project) {
     this.url = url;
     this.project = project;
-    this.hasToken = token != null;
     this.token = token;
     HttpClient.Builder builder = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
@@ -117,6 +115,6 @@ public final class ServerConnection {
 
   /** As {@link #failure(ApiException, String)}, errors in the SQL of {@code file} (null: none) led by its name. */
   public CliFailure failure(ApiException e, String pointerPrefix, String file) {
-    return Problems.describe(e, url, pointerPrefix, hasToken, file);
+    return Problems.describe(e, url, pointerPrefix, token != null, file);
   }
 }

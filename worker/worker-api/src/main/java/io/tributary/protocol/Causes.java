@@ -13,4 +13,13 @@ public final class Causes {
     }
     return false;
   }
+
+  /** The innermost cause of {@code t} ({@code t} itself when it has none). */
+  public static Throwable root(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
+  }
 }

@@ -490,10 +490,7 @@ public final class KubernetesWorkers implements Capacity, AutoCloseable {
 
   /** The innermost cause's message, on one line: what went wrong below the client's own wrapping. */
   private static String rootReason(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = io.tributary.protocol.Causes.root(e);
     if (root instanceof java.nio.channels.UnresolvedAddressException || root instanceof java.net.UnknownHostException) {
       return "its host name does not resolve";
     }
