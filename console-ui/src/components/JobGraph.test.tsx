@@ -12,7 +12,7 @@ describe('JobGraph', () => {
       metrics({
         operators: [
           operatorMetrics('clicks', 0, 20, 700),
-          { ...operatorMetrics('per-user', 1, 950, 0), stateSizeBytes: 3 * 1024 * 1024 },
+          { ...operatorMetrics('per-user', 1, 950, 0), stateSizeBytes: 3 * 1024 * 1024, lastCheckpointDurationMillis: 1500 },
         ],
       }),
     );
@@ -21,6 +21,8 @@ describe('JobGraph', () => {
     expect(screen.getByTestId('stage-0').textContent).not.toContain('state');
     expect(screen.getByTestId('stage-1').getAttribute('data-load')).toBe('busy');
     expect(screen.getByTestId('stage-1').textContent).toContain('busy 95% · state 3.0 MiB');
+    expect(screen.getByTestId('stage-1').querySelector('title')?.textContent).toContain('· last checkpoint 1.5 s');
+    expect(screen.getByTestId('stage-0').querySelector('title')?.textContent).not.toContain('checkpoint');
     expect(screen.getByText('hash [user]')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Execution graph with 2 stages' })).toBeTruthy();
   });

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ExecutionPlan } from '../api/types';
-import { formatBytes } from '../lib/format';
+import { formatBytes, formatDuration } from '../lib/format';
 import { layoutPlan, stageColour, type StageLoad } from '../lib/graph';
 
 const KIND_LABEL: Record<string, string> = {
@@ -52,7 +52,10 @@ export function JobGraph({ plan, loads }: { plan: ExecutionPlan; loads?: Map<num
           const parallelism = load?.parallelism ?? stage.parallelism;
           return (
             <g key={stage.id} transform={`translate(${x},${y})`} data-testid={`stage-${stage.id}`} data-load={colour.kind}>
-              <title>{`Stage ${stage.id}: ${stage.name} — ${colour.label}`}</title>
+              <title>
+                {`Stage ${stage.id}: ${stage.name} — ${colour.label}` +
+                  (load?.checkpointMillis != null ? ` · last checkpoint ${formatDuration(load.checkpointMillis)}` : '')}
+              </title>
               <rect width={width} height={height} rx={8} fill={colour.fill} stroke="#94a3b8" />
               <text x={12} y={20} className="graph-stage-title" fill={colour.text}>
                 {`Stage ${stage.id}`}

@@ -14,7 +14,7 @@ describe('graph colouring', () => {
         ],
       }),
     );
-    expect(loads.get(0)).toMatchObject({ busyMs: 300, backpressuredMs: 50, stateBytes: null });
+    expect(loads.get(0)).toMatchObject({ busyMs: 300, backpressuredMs: 50, stateBytes: null, checkpointMillis: null });
     expect(loads.get(1)).toMatchObject({ busyMs: 900, backpressuredMs: 0 });
   });
 
@@ -24,14 +24,16 @@ describe('graph colouring', () => {
       metrics({
         operators: [
           operatorMetrics('clicks', 0, 120, 0),
-          { ...operatorMetrics('slow-pages', 0, 300, 50), stateSizeBytes: 1000 },
-          { ...operatorMetrics('per-user', 1, 900, 0), stateSizeBytes: 2048 },
-          { ...operatorMetrics('results', 1, 900, 0), stateSizeBytes: 1000 },
+          { ...operatorMetrics('slow-pages', 0, 300, 50), stateSizeBytes: 1000, lastCheckpointDurationMillis: 40 },
+          { ...operatorMetrics('per-user', 1, 900, 0), stateSizeBytes: 2048, lastCheckpointDurationMillis: 350 },
+          { ...operatorMetrics('results', 1, 900, 0), stateSizeBytes: 1000, lastCheckpointDurationMillis: 340 },
         ],
       }),
     );
     expect(loads.get(0)?.stateBytes).toBe(1000);
     expect(loads.get(1)?.stateBytes).toBe(3048);
+    expect(loads.get(0)?.checkpointMillis).toBe(40);
+    expect(loads.get(1)?.checkpointMillis).toBe(350);
   });
 
   it('has no loads without metrics', () => {

@@ -3,13 +3,15 @@ import type { ExecutionPlan, JobMetrics, PlanEdge, PlanStage } from '../api/type
 
 /**
  * A stage's load: its busiest operator's busy and backpressured milliseconds per second (0..1000),
- * and the keyed state of its operators in the last checkpoint (absent when none has keyed state).
+ * the keyed state of its operators in the last checkpoint (absent when none has keyed state), and
+ * how long that checkpoint took until the stage's last subtask acknowledged it.
  */
 export interface StageLoad {
   busyMs: number;
   backpressuredMs: number;
   parallelism: number | null;
   stateBytes?: number | null;
+  checkpointMillis?: number | null;
 }
 
 /** The load of every stage with metrics, keyed by stage id: the worst operator of the stage. */
@@ -22,11 +24,13 @@ export function stageLoads(plan: ExecutionPlan, metrics: JobMetrics | null): Map
     const stageId = stageOfOperator.get(op.operatorId) ?? op.stageId;
     const prev = loads.get(stageId);
     const state = op.stateSizeBytes ?? null;
+    const checkpoint = op.lastCheckpointDurationMillis ?? null;
     loads.set(stageId, {
       busyMs: Math.max(prev?.busyMs ?? 0, op.busyTimeMsPerSecond),
       backpressuredMs: Math.max(prev?.backpressuredMs ?? 0, op.backpressuredTimeMsPerSecond),
       parallelism: Math.max(prev?.parallelism ?? 0, op.parallelism) || null,
       stateBytes: state === null ? (prev?.stateBytes ?? null) : (prev?.stateBytes ?? 0) + state,
+      checkpointMillis: checkpoint === null ? (prev?.checkpointMillis ?? null) : Math.max(prev?.checkpointMillis ?? 0, checkpoint),
     });
   }
   return loads;

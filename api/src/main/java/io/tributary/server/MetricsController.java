@@ -46,6 +46,7 @@ class MetricsController extends AbstractMetricsController {
     m.lateRecordsDropped(o.lateRecordsDropped());
     m.malformedRecords(o.malformedRecords());
     m.stateSizeBytes(o.stateSizeBytes());
+    m.lastCheckpointDurationMillis(o.lastCheckpointDurationMillis());
     return m;
   }
 }

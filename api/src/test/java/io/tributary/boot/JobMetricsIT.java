@@ -75,7 +75,11 @@ class JobMetricsIT {
       assertThat(m.operators()).extracting(OperatorMetricsView::stageId).containsExactly(0, 1, 1);
       assertThat(m.operators()).extracting(OperatorMetricsView::parallelism).containsExactly(2, 2, 2);
       await("a checkpoint's figures", WAIT, () -> jobs.metrics(P, "numbers").lastCheckpointDurationMillis() != null);
-      assertThat(jobs.metrics(P, "numbers").lastCheckpointSizeBytes()).isNotNull().isNotNegative();
+      JobMetricsView checkpointed = jobs.metrics(P, "numbers");
+      assertThat(checkpointed.lastCheckpointSizeBytes()).isNotNull().isNotNegative();
+      assertThat(checkpointed.operators()).as("each operator's part of it").allSatisfy(o ->
+          assertThat(o.lastCheckpointDurationMillis()).isNotNull().isNotNegative()
+              .isLessThanOrEqualTo(checkpointed.lastCheckpointDurationMillis()));
 
       await("the job's series in the Prometheus text", WAIT, () -> jobs.prometheus()
           .contains("tributary_job_records_in_per_second{job=\"numbers\",project=\"default\"}"));

@@ -32,12 +32,12 @@ public final class MetricsCommand extends ClientCommand {
         return;
       }
       Table t = new Table("OPERATOR", "STAGE", "PARALLELISM", "IN/S", "OUT/S", "WATERMARK-LAG", "BUSY",
-          "BACKPRESSURED", "STATE", "LATE", "MALFORMED");
+          "BACKPRESSURED", "STATE", "CHECKPOINT", "LATE", "MALFORMED");
       for (OperatorMetrics o : operators) {
         t.row(o.getOperatorId(), number(o.getStageId()), number(o.getParallelism()), rate(o.getRecordsInPerSecond()),
             rate(o.getRecordsOutPerSecond()), lag(o.getWatermarkLagMillis()), share(o.getBusyTimeMsPerSecond()),
             share(o.getBackpressuredTimeMsPerSecond()), Human.bytes(o.getStateSizeBytes()),
-            number(o.getLateRecordsDropped()), number(o.getMalformedRecords()));
+            millis(o.getLastCheckpointDurationMillis()), number(o.getLateRecordsDropped()), number(o.getMalformedRecords()));
       }
       out.table(t);
     });
@@ -53,7 +53,7 @@ public final class MetricsCommand extends ClientCommand {
     parts.add("busy " + share(m.getBusyTimeMsPerSecond()));
     parts.add("backpressured " + share(m.getBackpressuredTimeMsPerSecond()));
     if (m.getLastCheckpointDurationMillis() != null) {
-      parts.add("last checkpoint " + Human.duration(Duration.ofMillis(m.getLastCheckpointDurationMillis()))
+      parts.add("last checkpoint " + millis(m.getLastCheckpointDurationMillis())
           + (m.getLastCheckpointSizeBytes() == null ? "" : ", " + Human.bytes(m.getLastCheckpointSizeBytes())));
     }
     parts.add(m.getRestarts() == null ? "restarts -" : PlanPrinter.count(m.getRestarts(), "restart"));
@@ -77,6 +77,10 @@ public final class MetricsCommand extends ClientCommand {
       return "-";
     }
     return millis < 0 ? "ahead " + Human.duration(Duration.ofMillis(-millis)) : Human.duration(Duration.ofMillis(millis));
+  }
+
+  private static String millis(Long millis) {
+    return millis == null ? "-" : Human.duration(Duration.ofMillis(millis));
   }
 
   /** Milliseconds per second as a share of the time. */

@@ -154,7 +154,7 @@ class ClientCommandsIT {
     List<String> lines = metrics.out.lines().toList();
     assertThat(lines.get(0)).contains(" records/s in, ").contains("watermark lag ").contains("0 restarts");
     assertThat(lines.get(1)).matches("OPERATOR +STAGE +PARALLELISM +IN/S +OUT/S +WATERMARK-LAG +BUSY +BACKPRESSURED"
-        + " +STATE +LATE +MALFORMED");
+        + " +STATE +CHECKPOINT +LATE +MALFORMED");
     assertThat(lines.subList(2, lines.size())).as("a row per operator, in plan order")
         .extracting(l -> l.split(" +")[0]).containsExactly("gen", "counts", "out");
     assertThat(JSON.readTree(ok(cli("metrics", job, "-o", "json"))).at("/operators/1/operatorId").asText())
@@ -169,7 +169,8 @@ class ClientCommandsIT {
         r -> json(r.out).at("/operators/1/stateSizeBytes").isNumber());
     assertThat(JSON.readTree(withState.out).at("/operators/0/stateSizeBytes").isMissingNode())
         .as("the source has no keyed state").isTrue();
-    assertThat(ok(cli("metrics", job))).containsPattern("(?m)^counts .* [\\d.]+ (B|KiB|MiB) +\\d+ +\\d+$");
+    assertThat(ok(cli("metrics", job))).as("state size and checkpoint duration")
+        .containsPattern("(?m)^counts .* [\\d.]+ (B|KiB|MiB) +[\\d.]+m?s +\\d+ +\\d+$");
 
     Run records = cli("output", job, "--operator", "counts", "--limit", "3", "--timeout", "60s", "-o", "json");
     assertThat(records.code).as(records.err).isZero();

@@ -77,12 +77,16 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    *     timers and metadata, parallelism)
    * @param operatorStateBytes per operator id, the size of its keyed state (operators with keyed
    *     state only)
+   * @param stageAckMillis per stage id, from the trigger until the last of its running tasks
+   *     acknowledged (its snapshot taken and uploaded); stages whose tasks all finished earlier are
+   *     absent
    */
   public record CheckpointStats(long id, String kind, String path, long durationMillis, long maxAlignmentNanos,
       long maxSyncNanos, long stateBytes, long uploadedBytes, CheckpointStore.Summary summary,
-      java.util.Map<String, Long> operatorStateBytes) {
+      java.util.Map<String, Long> operatorStateBytes, java.util.Map<Integer, Long> stageAckMillis) {
     public CheckpointStats {
       operatorStateBytes = java.util.Map.copyOf(operatorStateBytes);
+      stageAckMillis = java.util.Map.copyOf(stageAckMillis);
     }
   }
 
@@ -154,6 +158,8 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     final long startNanos = System.nanoTime();
     final long triggeredAtMillis = System.currentTimeMillis();
     final Map<String, TaskState> acks = new HashMap<>();
+    /** Per task id, nanoseconds from the trigger until its acknowledgement arrived. */
+    final Map<String, Long> ackNanos = new HashMap<>();
     final List<CompletableFuture<CheckpointMetadata>> waiters = new ArrayList<>();
 
     Pending(long id, String kind) {
@@ -301,9 +307,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
 
   @Override
   public void acknowledge(long checkpointId, TaskState state) {
+    long arrived = System.nanoTime();
     onThread(() -> {
       if (pending != null && pending.id == checkpointId) {
         pending.acks.put(state.taskId(), state);
+        pending.ackNanos.put(state.taskId(), arrived - pending.startNanos);
         tryComplete();
       }
     });
@@ -418,7 +426,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     pending = null;
-    complete(p.id, p.kind, p.trigger, p.startNanos, p.triggeredAtMillis, states, p.waiters);
+    complete(p.id, p.kind, p.trigger, p.startNanos, p.triggeredAtMillis, states, p.ackNanos, p.waiters);
     if (savepointRequested) {
       tick();
     }
@@ -429,11 +437,11 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     complete(nextId++, CheckpointMetadata.CHECKPOINT, null, System.nanoTime(), System.currentTimeMillis(),
-        new ArrayList<>(finals.values()), List.of());
+        new ArrayList<>(finals.values()), Map.of(), List.of());
   }
 
   private void complete(long id, String kind, String trigger, long startNanos, long triggeredAtMillis,
-      List<TaskState> states, List<CompletableFuture<CheckpointMetadata>> waiters) {
+      List<TaskState> states, Map<String, Long> ackNanos, List<CompletableFuture<CheckpointMetadata>> waiters) {
     states.sort(Comparator.comparingInt(TaskState::stage).thenComparingInt(TaskState::subtask));
     CheckpointMetadata taken = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
         System.currentTimeMillis(), states);
@@ -471,7 +479,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       return;
     }
     long durationMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-    CheckpointFigures figures = CheckpointFigures.of(states, countedFinals, store.objects());
+    CheckpointFigures figures = CheckpointFigures.of(states, ackNanos, countedFinals, store.objects());
     CheckpointStore.Summary summary = figures.summary(trigger, triggeredAtMillis, durationMillis, metadataBytes);
     store.addRetained(md, path, summary);
     listener.recorded(md);
@@ -484,7 +492,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
     }
     listener.completed(md, new CheckpointStats(id, kind, path, durationMillis, figures.maxAlignmentNanos(),
         figures.maxSyncNanos(), figures.stateBytes(), figures.incrementalBytes(), summary,
-        figures.operatorStateBytes()));
+        figures.operatorStateBytes(), figures.stageAckMillis()));
     for (CompletableFuture<CheckpointMetadata> w : waiters) {
       w.complete(md);
     }

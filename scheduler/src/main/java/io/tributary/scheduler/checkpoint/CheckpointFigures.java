@@ -24,22 +24,28 @@ import java.util.Set;
  * @param inFlightBytes size of the objects holding them
  * @param operatorStateBytes per operator id, the size of its keyed state over its tasks (operators
  *     with keyed state only)
+ * @param stageAckMillis per stage id, the longest time from the trigger to one of its tasks'
+ *     acknowledgement (stages with acknowledged tasks only)
  */
 record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes, long maxAlignmentNanos,
     long maxSyncNanos, int parallelism, long inFlightRecords, long inFlightBytes,
-    java.util.Map<String, Long> operatorStateBytes) {
+    java.util.Map<String, Long> operatorStateBytes, java.util.Map<Integer, Long> stageAckMillis) {
   CheckpointFigures {
     operatorStateBytes = java.util.Map.copyOf(operatorStateBytes);
+    stageAckMillis = java.util.Map.copyOf(stageAckMillis);
   }
 
   /**
    * The figures of a checkpoint of {@code states}; timer objects' sizes are read from {@code
    * objects} (an object that cannot be read counts 0: figures never fail a checkpoint).
    *
+   * @param ackNanos per task id, nanoseconds from the trigger to its acknowledgement (tasks that
+   *     finished before it have none)
    * @param counted ids of final task states already counted by an earlier checkpoint; the final
    *     states counted now are added to it
    */
-  static CheckpointFigures of(Collection<TaskState> states, Set<String> counted, ObjectStore objects) {
+  static CheckpointFigures of(Collection<TaskState> states, java.util.Map<String, Long> ackNanos, Set<String> counted,
+      ObjectStore objects) {
     long state = 0;
     long incremental = 0;
     long timers = 0;
@@ -49,7 +55,12 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
     long inFlightRecords = 0;
     java.util.Map<String, Long> inFlightObjects = new java.util.HashMap<>();
     java.util.Map<String, Long> perOperator = new java.util.HashMap<>();
+    java.util.Map<Integer, Long> perStage = new java.util.HashMap<>();
     for (TaskState t : states) {
+      Long acked = ackNanos.get(t.taskId());
+      if (acked != null) {
+        perStage.merge(t.stage(), java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(acked), Math::max);
+      }
       parallelism = Math.max(parallelism, t.parallelism());
       boolean writtenNow = !t.finished() || counted.add(t.taskId());
       if (!t.finished()) {
@@ -73,7 +84,7 @@ record CheckpointFigures(long stateBytes, long incrementalBytes, long timerBytes
       }
     }
     return new CheckpointFigures(state, incremental, timers, alignment, sync, parallelism, inFlightRecords,
-        inFlightObjects.values().stream().mapToLong(Long::longValue).sum(), perOperator);
+        inFlightObjects.values().stream().mapToLong(Long::longValue).sum(), perOperator, perStage);
   }
 
   /**

@@ -208,7 +208,8 @@ public final class JobMetricsTracker {
         MetricRates.lag(r.watermark(), at.toEpochMilli()), r.busyTimeMsPerSecond(), r.backpressuredTimeMsPerSecond(),
         cp == null ? null : cp.durationMillis(), cp == null ? null : cp.stateBytes(), restarts, late, malformed,
         cp == null ? r.operators() : r.operators().stream()
-            .map(o -> o.withStateSizeBytes(cp.operatorStateBytes().get(o.operatorId()))).toList());
+            .map(o -> o.withCheckpoint(cp.operatorStateBytes().get(o.operatorId()), cp.stageAckMillis().get(o.stageId())))
+            .toList());
   }
 
   /** Records the job's sources read, over all its attempts in this process. */

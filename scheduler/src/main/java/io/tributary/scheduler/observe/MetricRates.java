@@ -108,7 +108,7 @@ final class MetricRates {
     }
     long wm = running ? shown(watermark) : NONE;
     return new OperatorMetricsView(id, stage.id(), stage.parallelism(), in, out, instant(wm), lag(wm, atMillis), busy,
-        backpressured, counts.lateDropped(), counts.malformed(), null);
+        backpressured, counts.lateDropped(), counts.malformed(), null, null);
   }
 
   /** The lowest watermark of the running tasks that are not idle (of all running ones if all are idle). */

@@ -129,6 +129,11 @@ class CheckpointCoordinatorTest {
     long id = run.job.nextTrigger();
     objects.put(timers(id), new byte[700]);
     run.coordinator.acknowledge(id, withState(0, id, 2, 3_000_000, 10_000, 4_000, timers(id)));
+    long firstAcked = System.nanoTime();
+    // stage 1 acknowledges at least 30 ms after stage 0 (time passing, not a wait for anything)
+    while (System.nanoTime() - firstAcked < TimeUnit.MILLISECONDS.toNanos(30)) {
+      Thread.onSpinWait();
+    }
     run.coordinator.acknowledge(id, withState(1, id, 4, 1_000, 5_000, 1_500, null));
     done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     long after = System.currentTimeMillis();
@@ -149,6 +154,9 @@ class CheckpointCoordinatorTest {
     assertThat(stats.stateBytes()).isEqualTo(15_000);
     assertThat(stats.operatorStateBytes()).as("per operator with keyed state")
         .isEqualTo(Map.of("op-0", 10_000L, "op-1", 5_000L));
+    assertThat(stats.stageAckMillis()).as("per stage, until its last task acknowledged").containsOnlyKeys(0, 1);
+    assertThat(stats.stageAckMillis().get(1)).isGreaterThanOrEqualTo(stats.stageAckMillis().get(0) + 29)
+        .isLessThanOrEqualTo(stats.durationMillis());
   }
 
   @Test

@@ -249,7 +249,7 @@ class StageRecommendationsTest {
   }
 
   private static OperatorMetricsView view(String id, int stage, int p, double in, double out, int busyMs, int bpMs) {
-    return new OperatorMetricsView(id, stage, p, in, out, null, null, busyMs, bpMs, 0, 0, null);
+    return new OperatorMetricsView(id, stage, p, in, out, null, null, busyMs, bpMs, 0, 0, null, null);
   }
 
   private static TaskMetrics task(long at, int stage, String name, boolean source, long in, long out, long idle,
