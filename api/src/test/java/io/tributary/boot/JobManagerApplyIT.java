@@ -225,6 +225,53 @@ class JobManagerApplyIT {
   }
 
   @Test
+  void aSpecWhoseAggregatesCannotTakeTheJobsStateIsRefusedAndTheJobRunsOn() {
+    String spec = """
+        name: counts
+        parallelism: 1
+        checkpoints: {interval: 200ms}
+        state: {backend: heap}
+        sources:
+          numbers: {type: datagen, keys: 20, maxRecordsPerSecond: 200, eventTime: {field: ts}}
+        operators:
+          - id: per-key
+            input: numbers
+            keyBy: [key]
+            window: {type: tumbling, size: 1h}
+            aggregate: {n: "count(*)", total: "sum(value)"}
+        sinks:
+          out: {input: per-key, type: blackhole}
+        """;
+    jobs.apply("default", "counts", spec, null);
+    ControlTests.await("a checkpoint", Duration.ofSeconds(30), () -> jobs.get("default", "counts").lastCheckpoint() != null);
+    String more = spec.replace("total: \"sum(value)\"}", "total: \"sum(value)\", top: \"max(value)\"}");
+
+    assertThatThrownBy(() -> jobs.apply("default", "counts", more, null))
+        .isInstanceOfSatisfying(StateConflictException.class, e -> assertThat(e.retryable()).isFalse())
+        .hasMessageContaining("job 'counts' cannot take this spec with its state: checkpoint ")
+        .hasMessageContaining("operator 'per-key' has state of a window-aggregate [count, sum], but is now a "
+            + "window-aggregate [count, sum, max]")
+        .hasMessageEndingWith("resume from none to start without state");
+    assertThat(jobs.get("default", "counts").generation()).as("nothing stored").isEqualTo(1);
+    assertThat(jobs.get("default", "counts").observed()).isEqualTo(ObservedState.RUNNING);
+
+    String renamed = spec.replace("n: \"count(*)\", total:", "views: \"count(*)\", sum:");
+    assertThat(jobs.apply("default", "counts", renamed, null).outcome()).as("names may change")
+        .isEqualTo(JobManager.ApplyOutcome.UPDATED);
+    awaitState(jobs, "default", "counts", ObservedState.RUNNING);
+
+    jobs.stop("default", "counts", false);
+    assertThat(jobs.apply("default", "counts", more, null).outcome()).as("a stopped job takes it")
+        .isEqualTo(JobManager.ApplyOutcome.UPDATED);
+    assertThatThrownBy(() -> jobs.resume("default", "counts", null))
+        .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("restore"))
+        .hasMessageContaining("but is now a window-aggregate [count, sum, max]");
+    assertThat(jobs.get("default", "counts").observed()).isEqualTo(ObservedState.STOPPED);
+    jobs.resume("default", "counts", RestorePolicy.NONE);
+    awaitState(jobs, "default", "counts", ObservedState.RUNNING);
+  }
+
+  @Test
   void jobsAreListedInPagesInNameOrder() {
     for (String name : new String[] {"c", "a", "b"}) {
       jobs.apply("default", name, trickle(name, "1"), null);

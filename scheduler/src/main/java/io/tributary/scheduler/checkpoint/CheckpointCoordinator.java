@@ -100,13 +100,22 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    *     coordinator's backends (so that discarding it later releases its files): needed when the
    *     workers' backends are other instances (worker processes), which registered the files in
    *     their own registries; not when the workers share the coordinator's (in-process)
+   * @param stateLayouts per operator id, the layout of its keyed state, recorded with every
+   *     checkpoint ({@link io.tributary.plan.StateLayouts})
    */
   public record Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain,
-      boolean retainCompletedState) {
+      boolean retainCompletedState, Map<String, String> stateLayouts) {
     public Settings {
       if (retain < 1) {
         throw new IllegalArgumentException("retain must be at least 1, got " + retain);
       }
+      stateLayouts = Map.copyOf(stateLayouts);
+    }
+
+    /** Settings that record no state layouts. */
+    public Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain,
+        boolean retainCompletedState) {
+      this(job, maxParallelism, intervalMillis, timeoutMillis, retain, retainCompletedState, Map.of());
     }
 
     /** Workers that share the coordinator's backends. */
@@ -444,7 +453,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       List<TaskState> states, Map<String, Long> ackNanos, List<CompletableFuture<CheckpointMetadata>> waiters) {
     states.sort(Comparator.comparingInt(TaskState::stage).thenComparingInt(TaskState::subtask));
     CheckpointMetadata taken = new CheckpointMetadata(settings.job(), id, kind, epoch, settings.maxParallelism(),
-        System.currentTimeMillis(), states);
+        System.currentTimeMillis(), states, settings.stateLayouts());
     CheckpointMetadata md = taken;
     String path;
     long metadataBytes;

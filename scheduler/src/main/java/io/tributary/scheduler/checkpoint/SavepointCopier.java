@@ -50,7 +50,7 @@ final class SavepointCopier {
             t.alignmentNanos(), t.syncNanos(), t.splits(), ops));
       }
       return new CheckpointMetadata(taken.job(), taken.id(), taken.kind(), taken.epoch(), taken.maxParallelism(),
-          taken.createdAtMillis(), tasks);
+          taken.createdAtMillis(), tasks, taken.stateLayouts());
     } catch (RuntimeException e) {
       deleteQuietly(dir);
       throw new IllegalStateException("cannot copy the state of savepoint " + taken.id() + " into " + dir + ": "

@@ -124,8 +124,10 @@ final class JobActions {
     }
     // an idle job stopped at its latest checkpoint, whatever it had started from
     RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
-    if (p.mode() == RestorePolicy.Mode.PATH) {
-      ctx.checkRestorable(job.internalName, p.path());
+    String mismatch = ctx.stateMismatch(job.internalName, p, ctx.plan(spec, record));
+    if (mismatch != null) {
+      throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from none "
+          + "to start without state");
     }
     JobRecord next = ctx.save(record.withDesired(DesiredState.RUNNING, p, ctx.now()));
     job.deploy(next, spec, p, "resumed " + describe(p), null);

@@ -2,6 +2,7 @@ package io.tributary.scheduler.lifecycle;
 
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
+import io.tributary.plan.StateLayouts;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.master.JobMaster;
 import io.tributary.scheduler.master.RestorePolicy;
@@ -129,6 +130,29 @@ final class JobContext {
           + "restores only its own checkpoints and savepoints");
     }
     return md;
+  }
+
+  /**
+   * Why the checkpoint or savepoint {@code p} names (the latest one for LATEST) cannot be restored
+   * into {@code plan}: an operator whose state's layout changed ({@link StateLayouts}), as {@code
+   * "savepoint 7 cannot be restored: operator 'x' ..."}; null when it can, for NONE, and for a job
+   * without checkpoints.
+   *
+   * @throws InvalidRequestException naming {@code restore} if a path names no checkpoint or
+   *     savepoint of this job
+   */
+  String stateMismatch(String internalName, RestorePolicy p, ExecutionPlan plan) {
+    CheckpointMetadata md;
+    if (p.mode() == RestorePolicy.Mode.PATH) {
+      md = checkRestorable(internalName, p.path());
+    } else if (p.mode() == RestorePolicy.Mode.LATEST) {
+      CheckpointStore store = checkpoints(internalName);
+      md = store.latest().map(ptr -> store.load(ptr.path())).orElse(null);
+    } else {
+      md = null;
+    }
+    String mismatch = md == null ? null : StateLayouts.mismatch(md.stateLayouts(), plan);
+    return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
   }
 
   /**

@@ -544,7 +544,7 @@ public final class JobManager implements AutoCloseable {
       }
       Integer parallelism = keptParallelism(old, job, spec);
       Map<String, Integer> stages = keptStages(old, () -> job.spec(old), spec);
-      ctx.plan(spec, parallelism, stages, project, job.internalName);
+      checkStateCarriesOver(old, ctx.plan(spec, parallelism, stages, project, job.internalName), job.state());
       if (old.desired() == DesiredState.RUNNING) {
         quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
             stages), "/spec/parallelism");
@@ -555,6 +555,22 @@ public final class JobManager implements AutoCloseable {
       actions.specChanged(job, record, spec);
       return new ApplyResult(ApplyOutcome.UPDATED, views.of(record, job));
     });
+  }
+
+  /**
+   * A changed spec for a job that is to run restores the job's latest checkpoint: refused (409)
+   * when one of its operators could not restore its state, before the running job is touched.
+   */
+  private void checkStateCarriesOver(JobRecord old, ExecutionPlan next, ObservedState state) {
+    if (old.desired() != DesiredState.RUNNING) {
+      return; // a job at rest takes the spec; its resume checks the state it restores
+    }
+    String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST, next);
+    if (mismatch != null) {
+      throw new StateConflictException(state, "job '" + old.name() + "' cannot take this spec with its state: "
+          + mismatch + ". Apply the operator as it was; or stop the job, apply this spec, and resume from none to "
+          + "start without state", false);
+    }
   }
 
   /**
@@ -590,7 +606,7 @@ public final class JobManager implements AutoCloseable {
     }
     Integer parallelism = keptParallelism(old, () -> JobSpecs.parse(old.spec()), spec);
     Map<String, Integer> stages = keptStages(old, () -> JobSpecs.parse(old.spec()), spec);
-    ctx.plan(spec, parallelism, stages, project, internal);
+    checkStateCarriesOver(old, ctx.plan(spec, parallelism, stages, project, internal), null);
     if (old.desired() == DesiredState.RUNNING) {
       quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
           stages), "/spec/parallelism");
@@ -706,8 +722,10 @@ public final class JobManager implements AutoCloseable {
       }
       quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       RestorePolicy p = restore != null ? restore : record.restore();
-      if (p.mode() == RestorePolicy.Mode.PATH) {
-        ctx.checkRestorable(record.internalName(), p.path());
+      String mismatch = ctx.stateMismatch(record.internalName(), p, ctx.plan(spec, record));
+      if (mismatch != null) {
+        throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from "
+            + "none to start without state");
       }
       JobRecord next = save(record.withDesired(DesiredState.RUNNING, p, ctx.now()), null);
       ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "resume requested (stored as the "

@@ -369,7 +369,8 @@ public final class JobMaster implements AutoCloseable {
     WorkerPool pool = services.pool();
     CheckpointCoordinator c = run == null ? null : new CheckpointCoordinator(
         new CheckpointCoordinator.Settings(plan.jobName(), plan.maxParallelism(), settings.intervalMillis(),
-            settings.timeoutMillis(), settings.retain(), services.workersHaveOwnState()),
+            settings.timeoutMillis(), settings.retain(), services.workersHaveOwnState(),
+            io.tributary.plan.StateLayouts.of(plan)),
         store, run, services.stateBackends(), new CoordinatorEvents());
     Attempt a = new Attempt(id, Placement.slotsNeeded(plan), pool, events);
     try {

@@ -6,9 +6,11 @@ import io.tributary.checkpoint.SplitState;
 import io.tributary.checkpoint.TaskState;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.OperatorPlan;
+
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.StateLayouts;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.SinkRecovery;
@@ -134,6 +136,11 @@ public final class Placement {
           + restore.kind() + " " + restore.id() + " was taken with maxParallelism " + restore.maxParallelism()
           + "; keyed state cannot move between different numbers of key groups. Set maxParallelism back to "
           + restore.maxParallelism() + ", or start without state");
+    }
+    String mismatch = StateLayouts.mismatch(restore.stateLayouts(), plan);
+    if (mismatch != null) {
+      throw new IncompatibleRestoreException(restore.kind() + " " + restore.id() + " cannot be restored: " + mismatch
+          + ". Keep the operator as it was, or start without state");
     }
     Set<String> ops = new HashSet<>();
     for (StagePlan st : plan.stages()) {

@@ -7,11 +7,14 @@ import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.checkpoint.OperatorState;
 import io.tributary.checkpoint.SplitState;
 import io.tributary.checkpoint.TaskState;
+import io.tributary.plan.AggregatePlan;
 import io.tributary.plan.EdgePlan;
 import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.WindowAggregatePlan;
+import io.tributary.plan.WindowPlan;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.SourceSplits;
@@ -147,6 +150,27 @@ class PlacementTest {
             new StateSnapshot("heap", 7, new KeyGroupRange(0, 128), Map.of(), 0, 0), null, null)))));
     assertThatThrownBy(() -> Placement.place(ATTEMPT, plan(1, 1), keyedGone, ALIGNED, 0, splits(false, List.of("a")),
         ONE)).isInstanceOf(IncompatibleRestoreException.class).hasMessageContaining("operator 'window'");
+  }
+
+  @Test
+  void stateOfAnOperatorWhoseLayoutChangedIsRefusedAsTheUsers() {
+    ExecutionPlan plan = new ExecutionPlan("job", 128, "heap", List.of(new StagePlan(0, "src", 1, List.of(
+        new SourcePlan("src", "files", "json", null, 0, null, Map.of()),
+        new WindowAggregatePlan("counts", List.of(), WindowPlan.tumbling(1000), 0, null, List.of(
+            new AggregatePlan("n", AggregatePlan.Function.COUNT, null),
+            new AggregatePlan("top", AggregatePlan.Function.MAX, "v")))), List.of())), List.of());
+    CheckpointMetadata taken = checkpoint(128, "src", List.of("a"));
+    CheckpointMetadata md = new CheckpointMetadata(taken.job(), taken.id(), taken.kind(), taken.epoch(), 128, 0,
+        taken.tasks().subList(0, 1), Map.of("counts", "window-aggregate [count]"));
+
+    assertThatThrownBy(() -> Placement.place(ATTEMPT, plan, md, ALIGNED, 0, splits(false, List.of("a")), ONE))
+        .isInstanceOf(IncompatibleRestoreException.class)
+        .hasMessageStartingWith("checkpoint 7 cannot be restored: operator 'counts' has state of a window-aggregate "
+            + "[count], but is now a window-aggregate [count, max]")
+        .hasMessageEndingWith("Keep the operator as it was, or start without state");
+    CheckpointMetadata same = new CheckpointMetadata(md.job(), md.id(), md.kind(), md.epoch(), 128, 0, md.tasks(),
+        Map.of("counts", "window-aggregate [count, max]"));
+    assertThat(Placement.place(ATTEMPT, plan, same, ALIGNED, 0, splits(false, List.of("a")), ONE).tasks()).hasSize(1);
   }
 
   /** Checkpoint 7: source subtask 0 read {@code splitIds}; sink subtasks 0 and 1 pre-committed c0, c1. */

@@ -1,6 +1,7 @@
 package io.tributary.checkpoint;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,25 @@ import java.util.TreeMap;
  * @param maxParallelism the job's number of key groups; state cannot be restored under another
  * @param createdAtMillis wall-clock completion time
  * @param tasks every task's state
+ * @param stateLayouts per operator id, the layout of its keyed state ({@link
+ *     io.tributary.plan.StateLayouts}); empty in checkpoints written before layouts were recorded
+ *     (then left out of the JSON)
  */
 public record CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism,
-    long createdAtMillis, List<TaskState> tasks) {
+    long createdAtMillis, List<TaskState> tasks,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> stateLayouts) {
   public static final String CHECKPOINT = "checkpoint";
   public static final String SAVEPOINT = "savepoint";
 
   public CheckpointMetadata {
     tasks = List.copyOf(tasks);
+    stateLayouts = stateLayouts == null ? Map.of() : Map.copyOf(stateLayouts);
+  }
+
+  /** Metadata that records no state layouts. */
+  public CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism, long createdAtMillis,
+      List<TaskState> tasks) {
+    this(job, id, kind, epoch, maxParallelism, createdAtMillis, tasks, Map.of());
   }
 
   @JsonIgnore
@@ -59,7 +71,7 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
       renamed.add(new TaskState(t.stage(), t.subtask(), t.parallelism(), t.lastCheckpoint(), t.finished(),
           t.alignmentNanos(), t.syncNanos(), t.splits(), ops));
     }
-    return new CheckpointMetadata(job, id, kind, epoch, maxParallelism, createdAtMillis, renamed);
+    return new CheckpointMetadata(job, id, kind, epoch, maxParallelism, createdAtMillis, renamed, stateLayouts);
   }
 
   /** Every object name it references, once: keyed-state manifests, timer objects, in-flight records. */
