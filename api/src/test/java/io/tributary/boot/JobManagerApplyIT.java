@@ -253,6 +253,10 @@ class JobManagerApplyIT {
             + "window-aggregate [count, sum, max]")
         .hasMessageEndingWith("resume from none to start without state");
     assertThat(jobs.get("default", "counts").generation()).as("nothing stored").isEqualTo(1);
+    assertThatThrownBy(() -> jobs.apply("default", "counts", spec.replace("id: per-key", "id: per-user")
+        .replace("input: per-key", "input: per-user"), null)).isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("operator 'per-key' has state of a window-aggregate [count, sum], but the job no "
+            + "longer has a stateful operator of that id");
     assertThat(jobs.get("default", "counts").observed()).isEqualTo(ObservedState.RUNNING);
 
     String renamed = spec.replace("n: \"count(*)\", total:", "views: \"count(*)\", sum:");

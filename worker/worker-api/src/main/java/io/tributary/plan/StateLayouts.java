@@ -66,15 +66,19 @@ public final class StateLayouts {
 
   /**
    * Why state recorded with the layouts {@code was} (per operator id) cannot be restored into
-   * {@code plan}: its first operator whose layout changed; null when every one can.
+   * {@code plan}: its first operator whose layout changed, or that it no longer has (state belongs
+   * to an operator's id); null when every one can.
    */
   public static String mismatch(Map<String, String> was, ExecutionPlan plan) {
-    for (StagePlan stage : plan.stages()) {
-      for (OperatorPlan op : stage.operators()) {
-        String m = mismatch(op.id(), was.get(op.id()), of(op));
-        if (m != null) {
-          return m;
-        }
+    Map<String, String> now = of(plan);
+    for (Map.Entry<String, String> e : new TreeMap<>(was).entrySet()) {
+      if (!now.containsKey(e.getKey())) {
+        return "operator '" + e.getKey() + "' has state of a " + e.getValue() + ", but the job no longer has a "
+            + "stateful operator of that id (state belongs to an operator's id)";
+      }
+      String m = mismatch(e.getKey(), e.getValue(), now.get(e.getKey()));
+      if (m != null) {
+        return m;
       }
     }
     return null;

@@ -58,10 +58,13 @@ class StateLayoutsTest {
   }
 
   @Test
-  void operatorsNewOrRenamedAndCheckpointsWithoutLayoutsRestoreAsBefore() {
+  void newOperatorsStartEmptyAndAnOperatorGoneLeavesItsStateUnrestorable() {
     Map<String, String> was = Map.of("counts", "window-aggregate [count]");
-    assertThat(StateLayouts.mismatch(was, plan(window("per-key", new AggregatePlan("n", Function.MAX, "v")))))
-        .as("another id: its state starts empty").isNull();
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", new AggregatePlan("n", Function.COUNT, null)),
+        window("per-key", new AggregatePlan("n", Function.MAX, "v"))))).as("a new operator").isNull();
+    assertThat(StateLayouts.mismatch(was, plan(window("per-key", new AggregatePlan("n", Function.COUNT, null)))))
+        .isEqualTo("operator 'counts' has state of a window-aggregate [count], but the job no longer has a stateful "
+            + "operator of that id (state belongs to an operator's id)");
     assertThat(StateLayouts.mismatch(Map.of(), plan(window("counts", new AggregatePlan("n", Function.MAX, "v")))))
         .as("a checkpoint written before layouts were recorded").isNull();
   }
