@@ -249,14 +249,17 @@ class JobManagerApplyIT {
     assertThatThrownBy(() -> jobs.apply("default", "counts", more, null))
         .isInstanceOfSatisfying(StateConflictException.class, e -> assertThat(e.retryable()).isFalse())
         .hasMessageContaining("job 'counts' cannot take this spec with its state: checkpoint ")
-        .hasMessageContaining("operator 'per-key' has state of a window-aggregate [count, sum], but is now a "
-            + "window-aggregate [count, sum, max]")
+        .hasMessageContaining("operator 'per-key' has state of the aggregates [count, sum], but now computes "
+            + "[count, sum, max]")
         .hasMessageEndingWith("resume from none to start without state");
     assertThat(jobs.get("default", "counts").generation()).as("nothing stored").isEqualTo(1);
     assertThatThrownBy(() -> jobs.apply("default", "counts", spec.replace("id: per-key", "id: per-user")
         .replace("input: per-key", "input: per-user"), null)).isInstanceOf(StateConflictException.class)
-        .hasMessageContaining("operator 'per-key' has state of a window-aggregate [count, sum], but the job no "
-            + "longer has a stateful operator of that id");
+        .hasMessageContaining("operator 'per-key' has state (a window-aggregate [count, sum] keyed by [key]), but "
+            + "the job no longer has a stateful operator of that id");
+    assertThatThrownBy(() -> jobs.apply("default", "counts", spec.replace("keyBy: [key]", "keyBy: [key, id]"), null))
+        .isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("operator 'per-key' has state keyed by [key], but is now keyed by [key, id]");
     assertThat(jobs.get("default", "counts").observed()).isEqualTo(ObservedState.RUNNING);
 
     String renamed = spec.replace("n: \"count(*)\", total:", "views: \"count(*)\", sum:");
@@ -269,7 +272,7 @@ class JobManagerApplyIT {
         .isEqualTo(JobManager.ApplyOutcome.UPDATED);
     assertThatThrownBy(() -> jobs.resume("default", "counts", null))
         .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("restore"))
-        .hasMessageContaining("but is now a window-aggregate [count, sum, max]");
+        .hasMessageContaining("but now computes [count, sum, max]");
     assertThat(jobs.get("default", "counts").observed()).isEqualTo(ObservedState.STOPPED);
     jobs.resume("default", "counts", RestorePolicy.NONE);
     awaitState(jobs, "default", "counts", ObservedState.RUNNING);

@@ -104,7 +104,7 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
    *     checkpoint ({@link io.tributary.plan.StateLayouts})
    */
   public record Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain,
-      boolean retainCompletedState, Map<String, String> stateLayouts) {
+      boolean retainCompletedState, Map<String, io.tributary.plan.StateLayouts.StateLayout> stateLayouts) {
     public Settings {
       if (retain < 1) {
         throw new IllegalArgumentException("retain must be at least 1, got " + retain);

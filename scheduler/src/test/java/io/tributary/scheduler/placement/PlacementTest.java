@@ -13,6 +13,7 @@ import io.tributary.plan.ExecutionPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
+import io.tributary.plan.StateLayouts.StateLayout;
 import io.tributary.plan.WindowAggregatePlan;
 import io.tributary.plan.WindowPlan;
 import io.tributary.protocol.AttemptDeployment;
@@ -161,15 +162,15 @@ class PlacementTest {
             new AggregatePlan("top", AggregatePlan.Function.MAX, "v")))), List.of())), List.of());
     CheckpointMetadata taken = checkpoint(128, "src", List.of("a"));
     CheckpointMetadata md = new CheckpointMetadata(taken.job(), taken.id(), taken.kind(), taken.epoch(), 128, 0,
-        taken.tasks().subList(0, 1), Map.of("counts", "window-aggregate [count]"));
+        taken.tasks().subList(0, 1), Map.of("counts", new StateLayout("window-aggregate", List.of(), List.of("count"))));
 
     assertThatThrownBy(() -> Placement.place(ATTEMPT, plan, md, ALIGNED, 0, splits(false, List.of("a")), ONE))
         .isInstanceOf(IncompatibleRestoreException.class)
-        .hasMessageStartingWith("checkpoint 7 cannot be restored: operator 'counts' has state of a window-aggregate "
-            + "[count], but is now a window-aggregate [count, max]")
+        .hasMessageStartingWith("checkpoint 7 cannot be restored: operator 'counts' has state of the aggregates "
+            + "[count], but now computes [count, max]")
         .hasMessageEndingWith("Keep the operator as it was, or start without state");
     CheckpointMetadata same = new CheckpointMetadata(md.job(), md.id(), md.kind(), md.epoch(), 128, 0, md.tasks(),
-        Map.of("counts", "window-aggregate [count, max]"));
+        Map.of("counts", new StateLayout("window-aggregate", List.of(), List.of("count", "max"))));
     assertThat(Placement.place(ATTEMPT, plan, same, ALIGNED, 0, splits(false, List.of("a")), ONE).tasks()).hasSize(1);
   }
 

@@ -2,6 +2,7 @@ package io.tributary.checkpoint;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.tributary.plan.StateLayouts.StateLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import java.util.TreeMap;
  */
 public record CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism,
     long createdAtMillis, List<TaskState> tasks,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> stateLayouts) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, StateLayout> stateLayouts) {
   public static final String CHECKPOINT = "checkpoint";
   public static final String SAVEPOINT = "savepoint";
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.checkpoint.CheckpointCodec;
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.AggregatePlan.Function;
+import io.tributary.plan.StateLayouts.StateLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,15 @@ import org.junit.jupiter.api.Test;
 
 class StateLayoutsTest {
   private static final WindowPlan TEN_SECONDS = WindowPlan.tumbling(10_000);
+  private static final AggregatePlan COUNT = new AggregatePlan("n", Function.COUNT, null);
+  private static final AggregatePlan SUM = new AggregatePlan("t", Function.SUM, "v");
+
+  private static WindowAggregatePlan window(String id, List<String> keys, AggregatePlan... aggregates) {
+    return new WindowAggregatePlan(id, keys, TEN_SECONDS, 0, null, List.of(aggregates));
+  }
 
   private static WindowAggregatePlan window(String id, AggregatePlan... aggregates) {
-    return new WindowAggregatePlan(id, List.of("key"), TEN_SECONDS, 0, null, List.of(aggregates));
+    return window(id, List.of("key"), aggregates);
   }
 
   private static ExecutionPlan plan(OperatorPlan... operators) {
@@ -26,53 +33,61 @@ class StateLayoutsTest {
   void statefulOperatorsHaveALayoutAndStatelessOnesNone() {
     ExecutionPlan plan = plan(
         new SourcePlan("src", "datagen", "json", null, 0, null, Map.of()),
-        window("counts", new AggregatePlan("n", Function.COUNT, null), new AggregatePlan("t", Function.SUM, "v")),
-        new GroupAggregatePlan("totals", List.of("key"), List.of(new AggregatePlan("d", Function.COUNT_DISTINCT, "v"))),
-        JoinPlan.interval("pairs", List.of("k"), List.of("k"), -1, 1, null, Map.of()),
+        window("counts", COUNT, SUM),
+        new GroupAggregatePlan("totals", List.of("page"), List.of(new AggregatePlan("d", Function.COUNT_DISTINCT, "v"))),
+        JoinPlan.interval("pairs", List.of("k"), List.of("k2"), -1, 1, null, Map.of()),
         new SinkPlan("out", "blackhole", "json", Map.of()));
 
     assertThat(StateLayouts.of(plan)).containsExactlyInAnyOrderEntriesOf(Map.of(
-        "counts", "window-aggregate [count, sum]",
-        "totals", "group-aggregate [count distinct]",
-        "pairs", "interval join"));
+        "counts", new StateLayout("window-aggregate", List.of("key"), List.of("count", "sum")),
+        "totals", new StateLayout("group-aggregate", List.of("page"), List.of("count distinct")),
+        "pairs", new StateLayout("interval join", List.of("k"), List.of())));
+    assertThat(StateLayouts.of(plan).get("counts")).hasToString("window-aggregate [count, sum] keyed by [key]");
   }
 
   @Test
   void aggregatesKeepTheirStateWhenRenamedOrGivenOtherArgumentsButNotWhenAddedOrReordered() {
-    Map<String, String> was = StateLayouts.of(plan(
-        window("counts", new AggregatePlan("n", Function.COUNT, null), new AggregatePlan("t", Function.SUM, "v"))));
+    Map<String, StateLayout> was = StateLayouts.of(plan(window("counts", COUNT, SUM)));
 
     assertThat(StateLayouts.mismatch(was, plan(window("counts", new AggregatePlan("views", Function.COUNT, null),
         new AggregatePlan("total", Function.SUM, "v * 2"))))).isNull();
-    assertThat(StateLayouts.mismatch(was, plan(window("counts", new AggregatePlan("n", Function.COUNT, null),
-        new AggregatePlan("t", Function.SUM, "v"), new AggregatePlan("top", Function.MAX, "v")))))
-        .isEqualTo("operator 'counts' has state of a window-aggregate [count, sum], but is now a window-aggregate "
-            + "[count, sum, max]; it keeps one accumulator per aggregate, in order, so the aggregates' functions and "
-            + "order must stay (their names and arguments may change)");
-    assertThat(StateLayouts.mismatch(was, plan(window("counts", new AggregatePlan("t", Function.SUM, "v"),
-        new AggregatePlan("n", Function.COUNT, null))))).contains("is now a window-aggregate [sum, count]");
-    assertThat(StateLayouts.mismatch(was, plan(new GroupAggregatePlan("counts", List.of("key"),
-        List.of(new AggregatePlan("n", Function.COUNT, null), new AggregatePlan("t", Function.SUM, "v"))))))
-        .isEqualTo("operator 'counts' has state of a window-aggregate [count, sum], but is now a group-aggregate "
-            + "[count, sum]");
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", COUNT, SUM,
+        new AggregatePlan("top", Function.MAX, "v")))))
+        .isEqualTo("operator 'counts' has state of the aggregates [count, sum], but now computes [count, sum, max]; "
+            + "it keeps one accumulator per aggregate, in order, so the aggregates' functions and order must stay "
+            + "(their names and arguments may change)");
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", SUM, COUNT)))).contains("now computes [sum, count]");
+    assertThat(StateLayouts.mismatch(was, plan(new GroupAggregatePlan("counts", List.of("key"), List.of(COUNT, SUM)))))
+        .isEqualTo("operator 'counts' has state of a window-aggregate, but is now a group-aggregate");
+  }
+
+  @Test
+  void stateStaysWithItsKeyFields() {
+    Map<String, StateLayout> was = StateLayouts.of(plan(window("counts", COUNT)));
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", List.of("key", "id"), COUNT))))
+        .isEqualTo("operator 'counts' has state keyed by [key], but is now keyed by [key, id]; state is kept per key, "
+            + "so its key fields must stay");
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", List.of("user"), COUNT)))).contains("keyed by [user]");
   }
 
   @Test
   void newOperatorsStartEmptyAndAnOperatorGoneLeavesItsStateUnrestorable() {
-    Map<String, String> was = Map.of("counts", "window-aggregate [count]");
-    assertThat(StateLayouts.mismatch(was, plan(window("counts", new AggregatePlan("n", Function.COUNT, null)),
-        window("per-key", new AggregatePlan("n", Function.MAX, "v"))))).as("a new operator").isNull();
-    assertThat(StateLayouts.mismatch(was, plan(window("per-key", new AggregatePlan("n", Function.COUNT, null)))))
-        .isEqualTo("operator 'counts' has state of a window-aggregate [count], but the job no longer has a stateful "
-            + "operator of that id (state belongs to an operator's id)");
-    assertThat(StateLayouts.mismatch(Map.of(), plan(window("counts", new AggregatePlan("n", Function.MAX, "v")))))
+    Map<String, StateLayout> was = StateLayouts.of(plan(window("counts", COUNT)));
+    assertThat(StateLayouts.mismatch(was, plan(window("counts", COUNT), window("per-key", SUM))))
+        .as("a new operator").isNull();
+    assertThat(StateLayouts.mismatch(was, plan(window("per-key", COUNT))))
+        .isEqualTo("operator 'counts' has state (a window-aggregate [count] keyed by [key]), but the job no longer has "
+            + "a stateful operator of that id (state belongs to an operator's id)");
+    assertThat(StateLayouts.mismatch(Map.of(), plan(window("counts", SUM))))
         .as("a checkpoint written before layouts were recorded").isNull();
   }
 
   @Test
   void checkpointMetadataCarriesTheLayoutsAndReadsOlderMetadataWithout() throws Exception {
     CheckpointMetadata md = new CheckpointMetadata("job", 7, CheckpointMetadata.CHECKPOINT, 2, 128, 0, List.of(),
-        Map.of("counts", "window-aggregate [count]"));
+        StateLayouts.of(plan(window("counts", COUNT), new TopNPlan("top", List.of("window_end"),
+            List.of(new TopNPlan.SortKey("n", true, false)), 3, null))));
+    assertThat(md.stateLayouts()).hasSize(2);
     assertThat(CheckpointCodec.decode(CheckpointCodec.encode(md))).isEqualTo(md);
 
     CheckpointMetadata older = new CheckpointMetadata("job", 7, CheckpointMetadata.CHECKPOINT, 2, 128, 0, List.of());
