@@ -136,7 +136,7 @@ final class JobContext {
    * Why the checkpoint or savepoint {@code p} names (the latest one for LATEST) cannot be restored
    * into {@code plan}: an operator whose state's layout changed ({@link StateLayouts}), as {@code
    * "savepoint 7 cannot be restored: operator 'x' ..."}; null when it can, for NONE, and for a job
-   * without checkpoints.
+   * without checkpoints or whose latest cannot be read now (its deploy finds out).
    *
    * @throws InvalidRequestException naming {@code restore} if a path names no checkpoint or
    *     savepoint of this job
@@ -146,13 +146,22 @@ final class JobContext {
     if (p.mode() == RestorePolicy.Mode.PATH) {
       md = checkRestorable(internalName, p.path());
     } else if (p.mode() == RestorePolicy.Mode.LATEST) {
-      CheckpointStore store = checkpoints(internalName);
-      md = store.latest().map(ptr -> store.load(ptr.path())).orElse(null);
+      md = latestOrNull(internalName);
     } else {
       md = null;
     }
     String mismatch = md == null ? null : StateLayouts.mismatch(md.stateLayouts(), plan);
     return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
+  }
+
+  /** The job's latest checkpoint or savepoint; null when it has none or it cannot be read now. */
+  private CheckpointMetadata latestOrNull(String internalName) {
+    CheckpointStore store = checkpoints(internalName);
+    try {
+      return store.latest().map(ptr -> store.load(ptr.path())).orElse(null);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**
