@@ -124,7 +124,7 @@ final class JobActions {
     }
     // an idle job stopped at its latest checkpoint, whatever it had started from
     RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
-    String mismatch = ctx.stateMismatch(job.internalName, p, ctx.plan(spec, record));
+    String mismatch = ctx.stateMismatch(job.internalName, p, () -> ctx.plan(spec, record));
     if (mismatch != null) {
       throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from none "
           + "to start without state");

@@ -134,14 +134,14 @@ final class JobContext {
 
   /**
    * Why the checkpoint or savepoint {@code p} names (the latest one for LATEST) cannot be restored
-   * into {@code plan}: an operator whose state's layout changed ({@link StateLayouts}), as {@code
+   * into the job's {@code plan}: an operator whose state's layout changed ({@link StateLayouts}), as {@code
    * "savepoint 7 cannot be restored: operator 'x' ..."}; null when it can, for NONE, and for a job
    * without checkpoints or whose latest cannot be read now (its deploy finds out).
    *
    * @throws InvalidRequestException naming {@code restore} if a path names no checkpoint or
    *     savepoint of this job
    */
-  String stateMismatch(String internalName, RestorePolicy p, ExecutionPlan plan) {
+  String stateMismatch(String internalName, RestorePolicy p, java.util.function.Supplier<ExecutionPlan> plan) {
     CheckpointMetadata md;
     if (p.mode() == RestorePolicy.Mode.PATH) {
       md = checkRestorable(internalName, p.path());
@@ -150,7 +150,9 @@ final class JobContext {
     } else {
       md = null;
     }
-    String mismatch = md == null ? null : StateLayouts.mismatch(md.stateLayouts(), plan);
+    // planned only when there is state to fit (planning checks the spec's paths and hosts again)
+    String mismatch = md == null || md.stateLayouts().isEmpty() ? null
+        : StateLayouts.mismatch(md.stateLayouts(), plan.get());
     return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
   }
 

@@ -565,7 +565,7 @@ public final class JobManager implements AutoCloseable {
     if (old.desired() != DesiredState.RUNNING) {
       return; // a job at rest takes the spec; its resume checks the state it restores
     }
-    String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST, next);
+    String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST, () -> next);
     if (mismatch != null) {
       throw new StateConflictException(state, "job '" + old.name() + "' cannot take this spec with its state: "
           + mismatch + ". Apply the operator as it was; or stop the job, apply this spec, and resume from none to "
@@ -722,7 +722,7 @@ public final class JobManager implements AutoCloseable {
       }
       quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       RestorePolicy p = restore != null ? restore : record.restore();
-      String mismatch = ctx.stateMismatch(record.internalName(), p, ctx.plan(spec, record));
+      String mismatch = ctx.stateMismatch(record.internalName(), p, () -> ctx.plan(spec, record));
       if (mismatch != null) {
         throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from "
             + "none to start without state");
