@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ValidateCommand.class, ServerCommand.class, WorkerCommand.class,
         ApplyCommand.class, GetCommand.class, ListCommand.class, StopCommand.class, ResumeCommand.class,
         RescaleCommand.class, SavepointsCommand.class, CheckpointsCommand.class, EventsCommand.class,
-        MetricsCommand.class, OutputCommand.class, DeleteCommand.class})
+        MetricsCommand.class, OutputCommand.class, DeleteCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -28,50 +28,50 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Runs a job in this process until its bounded sources end, or until interrupted. */
-@Command(name = "run", description = {
+@Command(name = "run", mixinStandardHelpOptions = true, description = {
     "Run a job in this process until its bounded sources end (or Ctrl-C).",
     "Progress goes to stderr every few seconds: records in and out, watermark, late and malformed records.",
-    "With checkpoints (--checkpoint-dir, or `checkpoints` in the spec) the job restarts from its latest",
-    "checkpoint after a failure, and a killed run resumes with --restore latest; sinks then commit",
-    "exactly once."})
+    "With checkpoints (--checkpoint-dir, or `checkpoints` in the spec) the job restarts from its latest "
+        + "checkpoint after a failure, and a killed run resumes with --restore latest; sinks then commit "
+        + "exactly once."})
 final class RunCommand implements Callable<Integer> {
   static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
 
   @Parameters(index = "0", paramLabel = "SPEC", description = "job spec file (YAML or JSON), or a SQL job (*.sql)")
   Path spec;
 
-  @Option(names = {"-p", "--parallelism"}, description = "override the spec's parallelism")
+  @Option(names = {"-p", "--parallelism"}, paramLabel = "N", description = "override the spec's parallelism")
   Integer parallelism;
 
-  @Option(names = "--progress-interval", defaultValue = "3s",
+  @Option(names = "--progress-interval", paramLabel = "DURATION", defaultValue = "3s",
       description = "how often to print progress (default ${DEFAULT-VALUE}; 0 = never)",
       converter = DurationOption.class)
   Duration progressInterval;
 
   @Option(names = "--checkpoint-dir", paramLabel = "DIR|URL",
-      description = {"where checkpoints go: a directory or s3://bucket/prefix. Default when the spec has",
-          "`checkpoints`: $TRIBUTARY_CHECKPOINT_DIR or data/checkpoints"})
+      description = "where checkpoints go: a directory or s3://bucket/prefix. Default when the spec has "
+          + "`checkpoints`: $TRIBUTARY_CHECKPOINT_DIR or data/checkpoints")
   String checkpointDir;
 
   @Option(names = "--restore", paramLabel = "latest|PATH|none", defaultValue = "none",
-      description = {"start from the latest checkpoint or savepoint, from the one at PATH (as printed when it",
-          "completed), or without state (default ${DEFAULT-VALUE})"})
+      description = "start from the latest checkpoint or savepoint, from the one at PATH (as printed when it "
+          + "completed), or without state (default ${DEFAULT-VALUE})")
   String restore;
 
-  @Option(names = "--checkpoint-interval", converter = DurationOption.class,
+  @Option(names = "--checkpoint-interval", paramLabel = "DURATION", converter = DurationOption.class,
       description = "time between checkpoints (default: the spec's checkpoints.interval, else 10s)")
   Duration checkpointInterval;
 
-  @Option(names = "--retain-checkpoints",
+  @Option(names = "--retain-checkpoints", paramLabel = "N",
       description = "completed checkpoints to keep; older ones are deleted (default: the spec's checkpoints.retain, else 3)")
   Integer retain;
 
   @Option(names = "--savepoint-on-stop",
-      description = {"on Ctrl-C or SIGTERM, take a savepoint before stopping (its output is committed);",
-          "resume it later, at any parallelism, with --restore PATH"})
+      description = "on Ctrl-C or SIGTERM, take a savepoint before stopping (its output is committed); "
+          + "resume it later, at any parallelism, with --restore PATH")
   boolean savepointOnStop;
 
-  @Option(names = "--max-restarts", defaultValue = "5",
+  @Option(names = "--max-restarts", paramLabel = "N", defaultValue = "5",
       description = "restarts in a row after failures before the run gives up (default ${DEFAULT-VALUE})")
   int maxRestarts;
 

@@ -29,10 +29,11 @@ final class ServerCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--port", defaultValue = "8080", description = "HTTP port (default: ${DEFAULT-VALUE}; 0: any free port)")
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+      description = "HTTP port (default: ${DEFAULT-VALUE}; 0: any free port)")
   int port;
 
-  @Option(names = "--data-dir", description = "Where metadata, checkpoints and local state live "
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "Where metadata, checkpoints and local state live "
       + "(default: $TRIBUTARY_DATA_DIR, else ./data)")
   Path dataDir;
 
@@ -59,17 +60,19 @@ final class ServerCommand implements Callable<Integer> {
           + "other hosts)")
   String workerBind;
 
-  @Option(names = "--heartbeat-timeout", defaultValue = "5s", converter = io.tributary.cli.client.DurationOption.class,
+  @Option(names = "--heartbeat-timeout", paramLabel = "DURATION", defaultValue = "5s",
+      converter = io.tributary.cli.client.DurationOption.class,
       description = "A worker silent this long is lost: its tasks restart elsewhere (default: ${DEFAULT-VALUE})")
   java.time.Duration heartbeatTimeout;
 
-  @Option(names = "--reattach-wait", defaultValue = "10s", converter = io.tributary.cli.client.DurationOption.class,
+  @Option(names = "--reattach-wait", paramLabel = "DURATION", defaultValue = "10s",
+      converter = io.tributary.cli.client.DurationOption.class,
       description = {"A running job this server takes over (at start, or as the new leader) waits this long for the "
           + "external workers that still run it to register, and then goes on on them without a restart; else it "
           + "restarts from its latest checkpoint (default: ${DEFAULT-VALUE}; 0s: always restart)"})
   java.time.Duration reattachWait;
 
-  @Option(names = "--host", description = "Address to listen on (default: $TRIBUTARY_HOST, else 127.0.0.1: loopback "
+  @Option(names = "--host", paramLabel = "ADDRESS", description = "Address to listen on (default: $TRIBUTARY_HOST, else 127.0.0.1: loopback "
       + "only; 0.0.0.0 for every interface, which needs a strong TRIBUTARY_ADMIN_TOKEN)")
   String host;
 

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * --server} or {@code TRIBUTARY_SERVER}), which then plans it ({@code POST /plans}) and says what
  * applying it would change.
  */
-@Command(name = "validate", description = "Check a job spec and print its execution plan "
+@Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a job spec and print its execution plan "
     + "(offline; on the server with --server or $TRIBUTARY_SERVER, unless --offline).")
 final class ValidateCommand implements Callable<Integer> {
   @Spec
@@ -32,7 +32,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "job spec file, as SPEC ('-' reads stdin with a server)")
   String file;
 
-  @Option(names = {"-p", "--parallelism"}, description = "override the spec's parallelism")
+  @Option(names = {"-p", "--parallelism"}, paramLabel = "N", description = "override the spec's parallelism")
   Integer parallelism;
 
   @Option(names = "--offline", description = "validate here even when a server is named")

@@ -39,6 +39,21 @@ class CliTest {
   }
 
   @Test
+  void everyCommandShowsItsUsageWithHelp() {
+    for (String command : new picocli.CommandLine(new Main()).getSubcommands().keySet()) {
+      if (command.equals("help")) {
+        continue;
+      }
+      std.reset();
+      assertThat(Main.execute(command, "--help")).as(command).isZero();
+      assertThat(std.out()).as(command).startsWith("Usage: tributary " + command + " ");
+      std.reset();
+      assertThat(Main.execute("help", command)).as("help " + command).isZero();
+      assertThat(std.out()).as("help " + command).startsWith("Usage: tributary " + command + " ");
+    }
+  }
+
+  @Test
   void kafkasReconnectWarningsDoNotFloodTheTerminalButItsErrorsShow() {
     Main.execute("--version");
     org.slf4j.Logger network = org.slf4j.LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient");
