@@ -257,6 +257,9 @@ class JobManagerApplyIT {
         .replace("input: per-key", "input: per-user"), null)).isInstanceOf(StateConflictException.class)
         .hasMessageContaining("operator 'per-key' has state (a window-aggregate [count, sum] keyed by [key]), but "
             + "the job no longer has a stateful operator of that id");
+    assertThatThrownBy(() -> jobs.apply("default", "counts", spec.replace("backend: heap", "backend: forst"), null))
+        .isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("its state was written by the 'heap' state backend, and the job now uses 'forst'");
     assertThatThrownBy(() -> jobs.apply("default", "counts", spec.replace("keyBy: [key]", "keyBy: [key, id]"), null))
         .isInstanceOf(StateConflictException.class)
         .hasMessageContaining("operator 'per-key' has state keyed by [key], but is now keyed by [key, id]");

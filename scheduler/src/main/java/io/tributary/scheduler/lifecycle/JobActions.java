@@ -126,8 +126,8 @@ final class JobActions {
     RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
     String mismatch = ctx.stateMismatch(job.internalName, p, () -> ctx.plan(spec, record));
     if (mismatch != null) {
-      throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from none "
-          + "to start without state");
+      throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to "
+          + "start without state");
     }
     JobRecord next = ctx.save(record.withDesired(DesiredState.RUNNING, p, ctx.now()));
     job.deploy(next, spec, p, "resumed " + describe(p), null);

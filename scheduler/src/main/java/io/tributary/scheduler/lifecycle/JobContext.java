@@ -2,7 +2,6 @@ package io.tributary.scheduler.lifecycle;
 
 import io.tributary.checkpoint.CheckpointMetadata;
 import io.tributary.plan.ExecutionPlan;
-import io.tributary.plan.StateLayouts;
 import io.tributary.scheduler.planner.Planner;
 import io.tributary.scheduler.master.JobMaster;
 import io.tributary.scheduler.master.RestorePolicy;
@@ -134,7 +133,7 @@ final class JobContext {
 
   /**
    * Why the checkpoint or savepoint {@code p} names (the latest one for LATEST) cannot be restored
-   * into the job's {@code plan}: an operator whose state's layout changed ({@link StateLayouts}), as {@code
+   * into the job's {@code plan} ({@link CheckpointMetadata#restoreMismatch}), as {@code
    * "savepoint 7 cannot be restored: operator 'x' ..."}; null when it can, for NONE, and for a job
    * without checkpoints or whose latest cannot be read now (its deploy finds out).
    *
@@ -151,8 +150,7 @@ final class JobContext {
       md = null;
     }
     // planned only when there is state to fit (planning checks the spec's paths and hosts again)
-    String mismatch = md == null || md.stateLayouts().isEmpty() ? null
-        : StateLayouts.mismatch(md.stateLayouts(), plan.get());
+    String mismatch = md == null ? null : md.restoreMismatch(plan.get());
     return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
   }
 

@@ -568,8 +568,8 @@ public final class JobManager implements AutoCloseable {
     String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST, () -> next);
     if (mismatch != null) {
       throw new StateConflictException(state, "job '" + old.name() + "' cannot take this spec with its state: "
-          + mismatch + ". Apply the operator as it was; or stop the job, apply this spec, and resume from none to "
-          + "start without state", false);
+          + mismatch + ". Change the spec back; or stop the job, apply this spec, and resume from none to start "
+          + "without state", false);
     }
   }
 
@@ -724,8 +724,8 @@ public final class JobManager implements AutoCloseable {
       RestorePolicy p = restore != null ? restore : record.restore();
       String mismatch = ctx.stateMismatch(record.internalName(), p, () -> ctx.plan(spec, record));
       if (mismatch != null) {
-        throw new InvalidRequestException("restore", mismatch + ". Apply the operator as it was, or resume from "
-            + "none to start without state");
+        throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to "
+            + "start without state");
       }
       JobRecord next = save(record.withDesired(DesiredState.RUNNING, p, ctx.now()), null);
       ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "resume requested (stored as the "

@@ -10,7 +10,6 @@ import io.tributary.plan.OperatorPlan;
 import io.tributary.plan.SinkPlan;
 import io.tributary.plan.SourcePlan;
 import io.tributary.plan.StagePlan;
-import io.tributary.plan.StateLayouts;
 import io.tributary.protocol.AttemptDeployment;
 import io.tributary.protocol.AttemptId;
 import io.tributary.protocol.SinkRecovery;
@@ -137,10 +136,10 @@ public final class Placement {
           + "; keyed state cannot move between different numbers of key groups. Set maxParallelism back to "
           + restore.maxParallelism() + ", or start without state");
     }
-    String mismatch = StateLayouts.mismatch(restore.stateLayouts(), plan);
+    String mismatch = restore.restoreMismatch(plan);
     if (mismatch != null) {
       throw new IncompatibleRestoreException(restore.kind() + " " + restore.id() + " cannot be restored: " + mismatch
-          + ". Keep the operator as it was, or start without state");
+          + ". Change the spec back, or start without state");
     }
     Set<String> ops = new HashSet<>();
     for (StagePlan st : plan.stages()) {

@@ -146,6 +146,12 @@ class PlacementTest {
         splits(false, List.of("a")), ONE))
         .isInstanceOf(IncompatibleRestoreException.class).hasMessageContaining("maxParallelism is 128")
         .hasMessageContaining("taken with maxParallelism 256");
+    CheckpointMetadata forst = new CheckpointMetadata("job", 7, CheckpointMetadata.CHECKPOINT, 2, 128, 0, List.of(
+        new TaskState(1, 0, 1, 7, false, 0, 0, List.of(), Map.of("out", new OperatorState(0,
+            new StateSnapshot("forst", 7, new KeyGroupRange(0, 128), Map.of(), 0, 0), null, null)))));
+    assertThatThrownBy(() -> Placement.place(ATTEMPT, plan(1, 1), forst, ALIGNED, 0, splits(false, List.of("a")),
+        ONE)).isInstanceOf(IncompatibleRestoreException.class).hasMessageContaining("checkpoint 7 cannot be restored: "
+            + "its state was written by the 'forst' state backend, and the job now uses 'heap'");
     CheckpointMetadata keyedGone = new CheckpointMetadata("job", 7, CheckpointMetadata.CHECKPOINT, 2, 128, 0, List.of(
         new TaskState(1, 0, 1, 7, false, 0, 0, List.of(), Map.of("window", new OperatorState(0,
             new StateSnapshot("heap", 7, new KeyGroupRange(0, 128), Map.of(), 0, 0), null, null)))));
@@ -168,7 +174,7 @@ class PlacementTest {
         .isInstanceOf(IncompatibleRestoreException.class)
         .hasMessageStartingWith("checkpoint 7 cannot be restored: operator 'counts' has state of the aggregates "
             + "[count], but now computes [count, max]")
-        .hasMessageEndingWith("Keep the operator as it was, or start without state");
+        .hasMessageEndingWith("Change the spec back, or start without state");
     CheckpointMetadata same = new CheckpointMetadata(md.job(), md.id(), md.kind(), md.epoch(), 128, 0, md.tasks(),
         Map.of("counts", new StateLayout("window-aggregate", List.of(), List.of("count", "max"))));
     assertThat(Placement.place(ATTEMPT, plan, same, ALIGNED, 0, splits(false, List.of("a")), ONE).tasks()).hasSize(1);

@@ -34,6 +34,23 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
     stateLayouts = stateLayouts == null ? Map.of() : Map.copyOf(stateLayouts);
   }
 
+  /**
+   * Why its keyed state cannot be restored into {@code plan}: written by another state backend than
+   * the plan's (a backend cannot read another's snapshots), or an operator whose layout changed or
+   * that the plan no longer has ({@link io.tributary.plan.StateLayouts}); null when it can.
+   */
+  public String restoreMismatch(io.tributary.plan.ExecutionPlan plan) {
+    for (TaskState t : tasks) {
+      for (OperatorState o : t.operators().values()) {
+        if (o.keyed() != null && !o.keyed().backend().equals(plan.stateBackend())) {
+          return "its state was written by the '" + o.keyed().backend() + "' state backend, and the job now uses '"
+              + plan.stateBackend() + "'; a backend cannot read another's snapshots, so state.backend must stay";
+        }
+      }
+    }
+    return io.tributary.plan.StateLayouts.mismatch(stateLayouts, plan);
+  }
+
   /** Metadata that records no state layouts. */
   public CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism, long createdAtMillis,
       List<TaskState> tasks) {
