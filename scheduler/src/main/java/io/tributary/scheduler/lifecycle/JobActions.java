@@ -114,7 +114,7 @@ final class JobActions {
    *
    * @throws StateConflictException if the job runs
    * @throws InvalidRequestException naming {@code restore} if the path names no checkpoint or
-   *     savepoint of this job
+   *     savepoint of this job, or its state cannot be restored into the job's spec
    */
   JobRecord resume(ManagedJob job, JobRecord record, JobSpec spec, RestorePolicy policy) {
     ObservedState s = job.state();
@@ -124,11 +124,7 @@ final class JobActions {
     }
     // an idle job stopped at its latest checkpoint, whatever it had started from
     RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
-    String mismatch = ctx.stateMismatch(job.internalName, p, () -> ctx.plan(spec, record));
-    if (mismatch != null) {
-      throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to "
-          + "start without state");
-    }
+    ctx.checkResumable(job.internalName, p, () -> ctx.plan(spec, record));
     JobRecord next = ctx.save(record.withDesired(DesiredState.RUNNING, p, ctx.now()));
     job.deploy(next, spec, p, "resumed " + describe(p), null);
     return next;

@@ -149,9 +149,22 @@ final class JobContext {
     } else {
       md = null;
     }
-    // planned only when there is state to fit (planning checks the spec's paths and hosts again)
+    // planned only when there is a checkpoint to restore (planning checks the spec's paths and hosts again)
     String mismatch = md == null ? null : md.restoreMismatch(plan.get());
     return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
+  }
+
+  /**
+   * Refuses a resume from {@code p} whose state cannot be restored into the job's {@code plan}.
+   *
+   * @throws InvalidRequestException naming {@code restore}, saying why and what to do
+   */
+  void checkResumable(String internalName, RestorePolicy p, java.util.function.Supplier<ExecutionPlan> plan) {
+    String mismatch = stateMismatch(internalName, p, plan);
+    if (mismatch != null) {
+      throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to start "
+          + "without state");
+    }
   }
 
   /** The job's latest checkpoint or savepoint; null when it has none or it cannot be read now. */

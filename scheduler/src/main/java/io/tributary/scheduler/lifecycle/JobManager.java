@@ -710,7 +710,8 @@ public final class JobManager implements AutoCloseable {
    *     job's checkpoints or savepoints, or null for the record's restore policy (after a stop with
    *     a savepoint: that savepoint)
    * @throws StateConflictException if the job runs (use {@link #restart})
-   * @throws InvalidRequestException naming {@code restore} if the path is not one of the job's
+   * @throws InvalidRequestException naming {@code restore} if the path is not one of the job's, or its
+   *     state cannot be restored into the job's spec (another state backend, an operator changed)
    */
   public JobView resume(String project, String name, RestorePolicy restore) {
     if (!leadership.leading()) {
@@ -722,11 +723,7 @@ public final class JobManager implements AutoCloseable {
       }
       quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       RestorePolicy p = restore != null ? restore : record.restore();
-      String mismatch = ctx.stateMismatch(record.internalName(), p, () -> ctx.plan(spec, record));
-      if (mismatch != null) {
-        throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to "
-            + "start without state");
-      }
+      ctx.checkResumable(record.internalName(), p, () -> ctx.plan(spec, record));
       JobRecord next = save(record.withDesired(DesiredState.RUNNING, p, ctx.now()), null);
       ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "resume requested (stored as the "
           + "desired state by a replica that does not lead; the leader carries it out)");
