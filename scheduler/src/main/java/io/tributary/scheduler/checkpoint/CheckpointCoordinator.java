@@ -112,15 +112,9 @@ public final class CheckpointCoordinator implements CheckpointAcks, AutoCloseabl
       stateLayouts = Map.copyOf(stateLayouts);
     }
 
-    /** Settings that record no state layouts. */
-    public Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain,
-        boolean retainCompletedState) {
-      this(job, maxParallelism, intervalMillis, timeoutMillis, retain, retainCompletedState, Map.of());
-    }
-
-    /** Workers that share the coordinator's backends. */
+    /** Workers that share the coordinator's backends; no state layouts recorded. */
     public Settings(String job, int maxParallelism, long intervalMillis, long timeoutMillis, int retain) {
-      this(job, maxParallelism, intervalMillis, timeoutMillis, retain, false);
+      this(job, maxParallelism, intervalMillis, timeoutMillis, retain, false, Map.of());
     }
   }
 

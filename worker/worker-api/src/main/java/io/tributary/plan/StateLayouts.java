@@ -77,7 +77,7 @@ public final class StateLayouts {
    * Why state of layout {@code was} cannot be restored into operator {@code id} of layout {@code
    * now}, or null when it can (equal layouts, or a checkpoint that recorded none).
    */
-  public static String mismatch(String id, StateLayout was, StateLayout now) {
+  private static String mismatch(String id, StateLayout was, StateLayout now) {
     if (was == null || now == null || was.equals(now)) {
       return null;
     }
