@@ -112,6 +112,7 @@ final class RunCommand implements Callable<Integer> {
       if (jobSpec.checkpoints() != null && jobSpec.checkpoints().unaligned()) {
         settings = settings.withUnaligned(jobSpec.checkpoints().alignmentTimeoutMillis());
       }
+      settings = settings.withAllowNonRestoredState(jobSpec.state().allowsNonRestoredState());
       try (LocalRun run = env.run(settings, new Printer(err, observed))) {
         return runWithCheckpoints(plan, run.master(), env, observed, err);
       }
@@ -248,6 +249,11 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public void restoring(CheckpointMetadata from) {
       err.println("tributary: restoring from " + from.kind() + " " + from.id());
+    }
+
+    @Override
+    public void notRestored(CheckpointMetadata from, java.util.List<String> operators) {
+      err.println("tributary: " + JobMaster.Events.describeNotRestored(from, operators));
     }
 
     @Override

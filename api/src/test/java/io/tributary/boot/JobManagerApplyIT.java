@@ -282,6 +282,48 @@ class JobManagerApplyIT {
   }
 
   @Test
+  void aSpecWithoutAStatefulOperatorAppliesWhenItAllowsThatOperatorsStateToBeLeftBehind() {
+    String spec = """
+        name: two
+        parallelism: 1
+        checkpoints: {interval: 200ms}
+        state: {backend: heap}
+        sources:
+          numbers: {type: datagen, keys: 20, maxRecordsPerSecond: 200, eventTime: {field: ts}}
+        operators:
+          - {id: per-key, input: numbers, keyBy: [key], window: {type: tumbling, size: 1h}, aggregate: {n: "count(*)"}}
+          - {id: per-id, input: numbers, keyBy: [id], window: {type: tumbling, size: 1h}, aggregate: {n: "count(*)"}}
+        sinks:
+          keys: {input: per-key, type: blackhole}
+          ids: {input: per-id, type: blackhole}
+        """;
+    jobs.apply("default", "two", spec, null);
+    ControlTests.await("a checkpoint", Duration.ofSeconds(30), () -> jobs.get("default", "two").lastCheckpoint() != null);
+    String without = spec.replaceAll("(?m)^.*per-id.*\n", "").replace("ids: {input: per-id, type: blackhole}\n", "");
+    assertThat(without).doesNotContain("per-id");
+
+    assertThatThrownBy(() -> jobs.apply("default", "two", without, null)).isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("operator 'per-id' has state (a window-aggregate [count] keyed by [id]), but the job no "
+            + "longer has a stateful operator of that id (state belongs to an operator's id; "
+            + "state.allowNonRestoredState: true leaves it behind)");
+    String allowing = without.replace("{backend: heap}", "{backend: heap, allowNonRestoredState: true}");
+    assertThat(jobs.apply("default", "two", allowing, null).outcome()).isEqualTo(JobManager.ApplyOutcome.UPDATED);
+    ControlTests.await("the state left behind told", Duration.ofSeconds(30), () -> jobs.events("default", "two")
+        .stream().anyMatch(e -> e.type() == JobEvent.Type.RESTORING && e.message().startsWith(
+            "leaving behind the state of operator 'per-id' in savepoint ")));
+    awaitState(jobs, "default", "two", ObservedState.RUNNING);
+    long before = jobs.get("default", "two").lastCheckpoint().id();
+    ControlTests.await("a checkpoint of the job without per-id", Duration.ofSeconds(30),
+        () -> jobs.get("default", "two").lastCheckpoint().id() > before);
+
+    jobs.stop("default", "two", false);
+    assertThat(jobs.apply("default", "two", spec, null).outcome()).as("per-id back, stopped").isEqualTo(
+        JobManager.ApplyOutcome.UPDATED);
+    jobs.resume("default", "two", null);
+    awaitState(jobs, "default", "two", ObservedState.RUNNING);
+  }
+
+  @Test
   void jobsAreListedInPagesInNameOrder() {
     for (String name : new String[] {"c", "a", "b"}) {
       jobs.apply("default", name, trickle(name, "1"), null);

@@ -63,10 +63,19 @@ final class CheckpointDir implements AutoCloseable {
    */
   LocalRun runner(ExecutionPlan plan, long intervalMillis, RestorePolicy restore, ConnectorFactory connectors,
       JobMaster.Events events) {
-    JobMaster.Settings settings = new JobMaster.Settings(plan, intervalMillis, 3, 0,
-        restore, new RestartPolicy(3, Duration.ofMillis(10), Duration.ofMillis(100)));
+    return runner(settings(plan, intervalMillis, restore), connectors, events);
+  }
+
+  /** The settings of {@link #runner(ExecutionPlan, long, RestorePolicy, ConnectorFactory, JobMaster.Events)}. */
+  static JobMaster.Settings settings(ExecutionPlan plan, long intervalMillis, RestorePolicy restore) {
+    return new JobMaster.Settings(plan, intervalMillis, 3, 0, restore,
+        new RestartPolicy(3, Duration.ofMillis(10), Duration.ofMillis(100)));
+  }
+
+  /** A runner with {@code settings}. */
+  LocalRun runner(JobMaster.Settings settings, ConnectorFactory connectors, JobMaster.Events events) {
     return LocalRun.create(settings, InProcessWorkerPool.Options.of(backends()).withConnectors(connectors),
-        store(plan.jobName()), events);
+        store(settings.plan().jobName()), events);
   }
 
   @Override

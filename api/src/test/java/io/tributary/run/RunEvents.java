@@ -51,6 +51,11 @@ final class RunEvents implements JobMaster.Events {
   }
 
   @Override
+  public void notRestored(CheckpointMetadata from, List<String> operators) {
+    note(JobMaster.Events.describeNotRestored(from, operators));
+  }
+
+  @Override
   public void restoring(CheckpointMetadata from) {
     restoredFrom.add(from);
     note("restoring from " + from.kind() + " " + from.id());

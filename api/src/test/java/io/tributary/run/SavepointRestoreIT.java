@@ -67,6 +67,54 @@ class SavepointRestoreIT {
     assertThat(events.restarts).as("a user error is not retried").isEmpty();
   }
 
+  @Timeout(90)
+  @ParameterizedTest(name = "{0} state")
+  @ValueSource(strings = {"heap", "forst"})
+  void aJobWithoutOneOfItsStatefulOperatorsRestoresTheOthersExactlyOnlyWhenItAllowsStateLeftBehind(String backend)
+      throws Exception {
+    Path out = tmp.resolve("out");
+    String kept = CheckpointFaultIT.bidsPerAuction(out, backend, 8000);
+    String withBidders = kept.replace("sinks:\n", """
+          - id: per-bidder
+            input: bids
+            keyBy: [bidder]
+            window: {type: tumbling, size: 1s}
+            aggregate: {bids: "count(*)"}
+        sinks:
+          by-bidder: {input: per-bidder, type: blackhole}
+        """);
+    List<String> expected = FaultRuns.reference(plan(CheckpointFaultIT.bidsPerAuction(tmp.resolve("reference"),
+        "heap", 0), null), tmp.resolve("reference"));
+    String savepoint = SavepointRuns.runUntilSavepoint(tmp, withBidders, out, 2);
+    assertThat(committed(out).size()).as("the job stopped before its end").isLessThan(expected.size());
+
+    RunEvents refused = new RunEvents();
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        LocalRun runner = checkpoints.runner(plan(kept, 2), 100, RestorePolicy.parse(savepoint),
+            ConnectorFactory.standard(), refused)) {
+      assertThatThrownBy(runner::run).isInstanceOfSatisfying(RunFailedException.class, e -> {
+        assertThat(e.getMessage()).contains("operator 'per-bidder'").contains("state.allowNonRestoredState: true");
+        assertThat(e.failure().domain()).isEqualTo(Failure.Domain.USER);
+      });
+    }
+    assertThat(refused.restarts).as("a user error is not retried").isEmpty();
+
+    String allowing = kept.replace("state: {backend: " + backend + "}",
+        "state: {backend: " + backend + ", allowNonRestoredState: true}");
+    RunEvents events = new RunEvents();
+    try (CheckpointDir checkpoints = new CheckpointDir(tmp.resolve("checkpoints"));
+        LocalRun runner = checkpoints.runner(CheckpointDir.settings(plan(allowing, 2), 100,
+            RestorePolicy.parse(savepoint)).withAllowNonRestoredState(true), ConnectorFactory.standard(), events)) {
+      runner.run();
+    }
+    assertThat(events.timeline()).contains("leaving behind the state of operator 'per-bidder' in savepoint ")
+        .contains("restoring from savepoint");
+    List<String> actual = committed(out);
+    assertThat(actual).as("per-auction's state and the source's position restored; %s", events.timeline())
+        .containsExactlyElementsOf(expected);
+    FaultRuns.assertOneResultPerKeyAndWindow(actual, "auction");
+  }
+
   @Timeout(120)
   @ParameterizedTest(name = "{0} state")
   @ValueSource(strings = {"heap", "forst"})

@@ -124,7 +124,7 @@ final class JobActions {
     }
     // an idle job stopped at its latest checkpoint, whatever it had started from
     RestorePolicy p = policy != null ? policy : s == ObservedState.IDLE ? RestorePolicy.LATEST : record.restore();
-    ctx.checkResumable(job.internalName, p, () -> ctx.plan(spec, record));
+    ctx.checkResumable(job.internalName, p, spec.state().allowsNonRestoredState(), () -> ctx.plan(spec, record));
     JobRecord next = ctx.save(record.withDesired(DesiredState.RUNNING, p, ctx.now()));
     job.deploy(next, spec, p, "resumed " + describe(p), null);
     return next;

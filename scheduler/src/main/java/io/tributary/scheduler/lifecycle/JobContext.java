@@ -83,7 +83,8 @@ final class JobContext {
     int retain = c != null ? c.retain() : CheckpointSpec.DEFAULT_RETAIN;
     JobMaster.Settings s = new JobMaster.Settings(plan, interval, retain, settings.checkpointTimeout().toMillis(),
         restore, settings.restarts(), c == null || c.exactlyOnce()).withReattachWait(reattach ? settings.reattachWait()
-        : Duration.ZERO).withPreviousPlacement(previous);
+        : Duration.ZERO).withPreviousPlacement(previous)
+        .withAllowNonRestoredState(spec.state().allowsNonRestoredState());
     if (c != null && c.unaligned()) {
       s = s.withUnaligned(c.alignmentTimeoutMillis());
     }
@@ -135,12 +136,15 @@ final class JobContext {
    * Why the checkpoint or savepoint {@code p} names (the latest one for LATEST) cannot be restored
    * into the job's {@code plan} ({@link CheckpointMetadata#restoreMismatch}), as {@code
    * "savepoint 7 cannot be restored: operator 'x' ..."}; null when it can, for NONE, and for a job
-   * without checkpoints or whose latest cannot be read now (its deploy finds out).
+   * without checkpoints or whose latest cannot be read now (its deploy finds out). With {@code
+   * allowNonRestored} ({@link io.tributary.scheduler.spec.StateSpec#allowsNonRestoredState}) the
+   * state of operators the plan no longer has does not stand in the way.
    *
    * @throws InvalidRequestException naming {@code restore} if a path names no checkpoint or
    *     savepoint of this job
    */
-  String stateMismatch(String internalName, RestorePolicy p, java.util.function.Supplier<ExecutionPlan> plan) {
+  String stateMismatch(String internalName, RestorePolicy p, boolean allowNonRestored,
+      java.util.function.Supplier<ExecutionPlan> plan) {
     CheckpointMetadata md;
     if (p.mode() == RestorePolicy.Mode.PATH) {
       md = checkRestorable(internalName, p.path());
@@ -150,7 +154,11 @@ final class JobContext {
       md = null;
     }
     // planned only when there is a checkpoint to restore (planning checks the spec's paths and hosts again)
-    String mismatch = md == null ? null : md.restoreMismatch(plan.get());
+    if (md == null) {
+      return null;
+    }
+    ExecutionPlan next = plan.get();
+    String mismatch = (allowNonRestored ? md.withOperatorsOf(next) : md).restoreMismatch(next);
     return mismatch == null ? null : md.kind() + " " + md.id() + " cannot be restored: " + mismatch;
   }
 
@@ -159,8 +167,9 @@ final class JobContext {
    *
    * @throws InvalidRequestException naming {@code restore}, saying why and what to do
    */
-  void checkResumable(String internalName, RestorePolicy p, java.util.function.Supplier<ExecutionPlan> plan) {
-    String mismatch = stateMismatch(internalName, p, plan);
+  void checkResumable(String internalName, RestorePolicy p, boolean allowNonRestored,
+      java.util.function.Supplier<ExecutionPlan> plan) {
+    String mismatch = stateMismatch(internalName, p, allowNonRestored, plan);
     if (mismatch != null) {
       throw new InvalidRequestException("restore", mismatch + ". Change the spec back, or resume from none to start "
           + "without state");

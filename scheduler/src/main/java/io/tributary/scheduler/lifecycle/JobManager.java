@@ -544,7 +544,7 @@ public final class JobManager implements AutoCloseable {
       }
       Integer parallelism = keptParallelism(old, job, spec);
       Map<String, Integer> stages = keptStages(old, () -> job.spec(old), spec);
-      checkStateCarriesOver(old, ctx.plan(spec, parallelism, stages, project, job.internalName), job.state());
+      checkStateCarriesOver(old, spec, ctx.plan(spec, parallelism, stages, project, job.internalName), job.state());
       if (old.desired() == DesiredState.RUNNING) {
         quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
             stages), "/spec/parallelism");
@@ -561,11 +561,12 @@ public final class JobManager implements AutoCloseable {
    * A changed spec for a job that is to run restores the job's latest checkpoint: refused (409)
    * when one of its operators could not restore its state, before the running job is touched.
    */
-  private void checkStateCarriesOver(JobRecord old, ExecutionPlan next, ObservedState state) {
+  private void checkStateCarriesOver(JobRecord old, JobSpec spec, ExecutionPlan next, ObservedState state) {
     if (old.desired() != DesiredState.RUNNING) {
       return; // a job at rest takes the spec; its resume checks the state it restores
     }
-    String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST, () -> next);
+    String mismatch = ctx.stateMismatch(old.internalName(), RestorePolicy.LATEST,
+        spec.state().allowsNonRestoredState(), () -> next);
     if (mismatch != null) {
       throw new StateConflictException(state, "job '" + old.name() + "' cannot take this spec with its state: "
           + mismatch + ". Change the spec back; or stop the job, apply this spec, and resume from none to start "
@@ -606,7 +607,7 @@ public final class JobManager implements AutoCloseable {
     }
     Integer parallelism = keptParallelism(old, () -> JobSpecs.parse(old.spec()), spec);
     Map<String, Integer> stages = keptStages(old, () -> JobSpecs.parse(old.spec()), spec);
-    checkStateCarriesOver(old, ctx.plan(spec, parallelism, stages, project, internal), null);
+    checkStateCarriesOver(old, spec, ctx.plan(spec, parallelism, stages, project, internal), null);
     if (old.desired() == DesiredState.RUNNING) {
       quotas.parallelism(project, name, widest(parallelism != null ? parallelism : spec.parallelism().initial(),
           stages), "/spec/parallelism");
@@ -723,7 +724,8 @@ public final class JobManager implements AutoCloseable {
       }
       quotas.parallelism(project, name, QuotaChecks.parallelismOf(record), "/parallelism");
       RestorePolicy p = restore != null ? restore : record.restore();
-      ctx.checkResumable(record.internalName(), p, () -> ctx.plan(spec, record));
+      ctx.checkResumable(record.internalName(), p, spec.state().allowsNonRestoredState(),
+          () -> ctx.plan(spec, record));
       JobRecord next = save(record.withDesired(DesiredState.RUNNING, p, ctx.now()), null);
       ctx.events.append(project, name, JobEvent.Type.STATE_CHANGED, null, null, "resume requested (stored as the "
           + "desired state by a replica that does not lead; the leader carries it out)");

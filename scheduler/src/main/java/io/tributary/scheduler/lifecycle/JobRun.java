@@ -59,6 +59,9 @@ final class JobRun {
 
     void restoring(JobRun run, CheckpointMetadata from);
 
+    /** The run's restore from {@code from} leaves the state of {@code operators} behind. */
+    default void notRestored(JobRun run, CheckpointMetadata from, java.util.List<String> operators) {}
+
     void completed(JobRun run, CheckpointMetadata metadata, CheckpointCoordinator.CheckpointStats stats);
 
     /** A checkpoint or savepoint of the run was aborted. Coordinator thread. */
@@ -274,6 +277,11 @@ final class JobRun {
     @Override
     public void restoring(CheckpointMetadata from) {
       listener.restoring(JobRun.this, from);
+    }
+
+    @Override
+    public void notRestored(CheckpointMetadata from, java.util.List<String> operators) {
+      listener.notRestored(JobRun.this, from, operators);
     }
 
     @Override

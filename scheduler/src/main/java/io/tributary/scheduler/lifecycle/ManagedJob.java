@@ -524,6 +524,14 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
     }
   }
 
+  @Override
+  public void notRestored(JobRun r, CheckpointMetadata from, java.util.List<String> operators) {
+    if (!r.detached()) {
+      ctx.events.append(project, name, JobEvent.Type.RESTORING, null, null,
+          io.tributary.scheduler.master.JobMaster.Events.describeNotRestored(from, operators));
+    }
+  }
+
   /** Aborted checkpoints in a row not yet told as an event, and when the last such event was. */
   private final Object aborts = new Object();
   private int abortsUntold;

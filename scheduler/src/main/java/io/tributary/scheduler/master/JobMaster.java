@@ -73,6 +73,21 @@ public final class JobMaster implements AutoCloseable {
     default void restoring(CheckpointMetadata from) {}
 
     /**
+     * The restore from {@code from} leaves the state of {@code operators} behind: the plan no longer
+     * has them and its settings allow it ({@link Settings#allowNonRestoredState}). Told before
+     * {@link #restoring}.
+     */
+    default void notRestored(CheckpointMetadata from, List<String> operators) {}
+
+    /** What {@link #notRestored} tells the user. */
+    static String describeNotRestored(CheckpointMetadata from, List<String> operators) {
+      return "leaving behind the state of " + (operators.size() == 1 ? "operator " : "operators ")
+          + String.join(", ", operators.stream().map(o -> "'" + o + "'").toList()) + " in " + from.kind() + " "
+          + from.id() + ": the job no longer has " + (operators.size() == 1 ? "it" : "them")
+          + " (state.allowNonRestoredState)";
+    }
+
+    /**
      * An attempt of {@code plan} is about to be deployed: its workers' reports may arrive from now
      * on, before {@link #started} (a short bounded job can end before it).
      */
@@ -119,10 +134,13 @@ public final class JobMaster implements AutoCloseable {
    *     into the checkpoint
    * @param alignmentTimeoutMillis with {@code unaligned}: a checkpoint aligns this long at a task
    *     before it turns unaligned there (0: unaligned from the start)
+   * @param allowNonRestoredState whether the first restore may leave behind the state of operators
+   *     the plan no longer has (by id); false: such a restore fails as the user's error
    */
   public record Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis,
       RestorePolicy restore, RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait,
-      Map<String, String> previousPlacement, boolean unaligned, long alignmentTimeoutMillis) {
+      Map<String, String> previousPlacement, boolean unaligned, long alignmentTimeoutMillis,
+      boolean allowNonRestoredState) {
     public Settings {
       Objects.requireNonNull(reattachWait, "reattachWait");
       previousPlacement = Map.copyOf(previousPlacement);
@@ -134,13 +152,19 @@ public final class JobMaster implements AutoCloseable {
     public Settings(ExecutionPlan plan, long intervalMillis, int retain, long timeoutMillis, RestorePolicy restore,
         RestartPolicy restarts, boolean exactlyOnce, Duration reattachWait, Map<String, String> previousPlacement) {
       this(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait,
-          previousPlacement, false, 0);
+          previousPlacement, false, 0, false);
     }
 
     /** The same with unaligned checkpoints, aligning {@code alignmentTimeoutMillis} first (0: never). */
     public Settings withUnaligned(long alignmentTimeoutMillis) {
       return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait,
-          previousPlacement, true, alignmentTimeoutMillis);
+          previousPlacement, true, alignmentTimeoutMillis, allowNonRestoredState);
+    }
+
+    /** The same, leaving behind ({@code allow}) or refusing state of operators the plan no longer has. */
+    public Settings withAllowNonRestoredState(boolean allow) {
+      return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait,
+          previousPlacement, unaligned, alignmentTimeoutMillis, allow);
     }
 
     /** Never taking a running attempt over. */
@@ -158,13 +182,13 @@ public final class JobMaster implements AutoCloseable {
     /** The same, taking over an attempt the pool's workers still run, waiting up to {@code w} for it. */
     public Settings withReattachWait(Duration w) {
       return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, w,
-          previousPlacement, unaligned, alignmentTimeoutMillis);
+          previousPlacement, unaligned, alignmentTimeoutMillis, allowNonRestoredState);
     }
 
     /** The same, the first attempt's tasks back on the workers {@code p} names where it can. */
     public Settings withPreviousPlacement(Map<String, String> p) {
       return new Settings(plan, intervalMillis, retain, timeoutMillis, restore, restarts, exactlyOnce, reattachWait, p,
-          unaligned, alignmentTimeoutMillis);
+          unaligned, alignmentTimeoutMillis, allowNonRestoredState);
     }
 
     /** For a run without checkpoints: one attempt, no restore, no restart. */
@@ -482,6 +506,13 @@ public final class JobMaster implements AutoCloseable {
     if (!md.job().equals(settings.plan().jobName())) {
       throw new IllegalArgumentException(md.kind() + " " + md.id() + " belongs to job '" + md.job()
           + "', not to '" + settings.plan().jobName() + "'");
+    }
+    if (settings.allowNonRestoredState()) {
+      List<String> left = md.statefulOperatorsNotIn(settings.plan());
+      if (!left.isEmpty()) {
+        events.notRestored(md, left);
+        return md.withOperatorsOf(settings.plan());
+      }
     }
     return md;
   }

@@ -151,7 +151,8 @@ public final class Placement {
       for (Map.Entry<String, OperatorState> e : t.operators().entrySet()) {
         if (e.getValue().keyed() != null && !ops.contains(e.getKey())) {
           throw new IncompatibleRestoreException(restore.kind() + " " + restore.id() + " holds state of operator '"
-              + e.getKey() + "', which this job no longer has; keep the operator's id, or start without state");
+              + e.getKey() + "', which this job no longer has; keep the operator's id, set "
+              + "state.allowNonRestoredState: true to leave its state behind, or start without state");
         }
       }
     }

@@ -302,8 +302,15 @@ public final class SpecParser {
       return StateSpec.DEFAULT;
     }
     String backend = o.enumValue("backend", List.of("heap", "forst"), StateSpec.DEFAULT.backend());
+    Boolean allowNonRestored = null;
+    JsonNode a = o.field("allowNonRestoredState");
+    if (a != null && !a.isBoolean()) {
+      o.error("allowNonRestoredState", "must be true or false");
+    } else if (a != null) {
+      allowNonRestored = a.booleanValue() ? Boolean.TRUE : null; // false is the default: not in the fingerprint
+    }
     o.rejectUnknown();
-    return new StateSpec(backend);
+    return new StateSpec(backend, allowNonRestored);
   }
 
   interface EntryReader<T> {

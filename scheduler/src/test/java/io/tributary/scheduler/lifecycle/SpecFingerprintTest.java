@@ -60,6 +60,7 @@ class SpecFingerprintTest {
     assertThat(fingerprint(YAML.replace("interval: 10s", "interval: 5s"))).isNotEqualTo(fingerprint);
     assertThat(fingerprint(YAML.replace("interval: 10s", "interval: 10s, unaligned: true")))
         .isNotEqualTo(fingerprint);
+    assertThat(fingerprint(YAML + "state: {allowNonRestoredState: true}\n")).isNotEqualTo(fingerprint);
   }
 
   @Test
@@ -67,6 +68,7 @@ class SpecFingerprintTest {
     // the fingerprint of this spec before checkpoints could be unaligned
     assertThat(fingerprint(YAML))
         .isEqualTo(fingerprint(YAML.replace("interval: 10s", "interval: 10s, unaligned: false")))
+        .isEqualTo(fingerprint(YAML + "state: {allowNonRestoredState: false}\n"))
         .isEqualTo("sha256:" + sha256("{\"name\":\"clicks\",\"parallelism\":{\"initial\":2,\"min\":2,\"max\":2},"
             + "\"maxParallelism\":null,\"checkpoints\":{\"intervalMillis\":10000,\"mode\":\"exactly-once\",\"retain\":3},"
             + "\"state\":{\"backend\":\"forst\"},\"sources\":{\"numbers\":{\"id\":\"numbers\",\"type\":\"datagen\","

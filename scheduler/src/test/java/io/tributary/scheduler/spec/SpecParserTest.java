@@ -192,6 +192,20 @@ class SpecParserTest {
   }
 
   @Test
+  void stateMayAllowARestoreToLeaveBehindTheStateOfOperatorsTheJobNoLongerHas() {
+    String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
+    assertThat(SpecParser.parse(base).state().allowsNonRestoredState()).isFalse();
+    JobSpec allowing = SpecParser.parse(base + "state: {backend: heap, allowNonRestoredState: true}\n");
+    assertThat(allowing.state()).isEqualTo(new StateSpec("heap", true));
+    assertThat(allowing.state().allowsNonRestoredState()).isTrue();
+    assertThat(SpecParser.parse(base + "state: {allowNonRestoredState: false}\n").state()).isEqualTo(StateSpec.DEFAULT);
+    assertThat(shapeErrors(base + "state: {allowNonRestoredState: yes please}\n")).singleElement().satisfies(e -> {
+      assertThat(e.pointer()).isEqualTo("/state/allowNonRestoredState");
+      assertThat(e.message()).isEqualTo("must be true or false");
+    });
+  }
+
+  @Test
   void checkpointsTakeModeAndRetain() {
     String base = "name: j\nsources: {s: {type: datagen}}\nsinks: {o: {input: s, type: stdout}}\n";
     JobSpec spec = SpecParser.parse(base + "checkpoints: {interval: 1s, mode: at-least-once, retain: 5}\n");

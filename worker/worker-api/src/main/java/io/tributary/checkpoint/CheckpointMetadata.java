@@ -51,6 +51,50 @@ public record CheckpointMetadata(String job, long id, String kind, long epoch, i
     return io.tributary.plan.StateLayouts.mismatch(stateLayouts, plan);
   }
 
+  /**
+   * The operators whose state this metadata holds (keyed state, timers or a recorded layout) but
+   * that {@code plan} does not have, by id in order: what a restore into {@code plan} without them
+   * ({@link #withOperatorsOf}) leaves behind.
+   */
+  public List<String> statefulOperatorsNotIn(io.tributary.plan.ExecutionPlan plan) {
+    java.util.Set<String> ops = operatorIds(plan);
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (TaskState t : tasks) {
+      t.operators().forEach((op, s) -> {
+        if ((s.keyed() != null || s.timers() != null) && !ops.contains(op)) {
+          out.add(op);
+        }
+      });
+    }
+    stateLayouts.keySet().stream().filter(op -> !ops.contains(op)).forEach(out::add);
+    return List.copyOf(out);
+  }
+
+  /**
+   * This metadata with only the state of the operators {@code plan} has: the others' keyed state,
+   * timers, watermarks, pre-commits, in-flight records and layouts are left out (a restore that
+   * allows state it does not restore; their sources' splits go with them). The rest as is.
+   */
+  public CheckpointMetadata withOperatorsOf(io.tributary.plan.ExecutionPlan plan) {
+    java.util.Set<String> ops = operatorIds(plan);
+    List<TaskState> kept = new ArrayList<>(tasks.size());
+    for (TaskState t : tasks) {
+      Map<String, OperatorState> mine = new TreeMap<>(t.operators());
+      mine.keySet().retainAll(ops);
+      kept.add(new TaskState(t.stage(), t.subtask(), t.parallelism(), t.lastCheckpoint(), t.finished(),
+          t.alignmentNanos(), t.syncNanos(), t.splits(), mine));
+    }
+    Map<String, StateLayout> layouts = new TreeMap<>(stateLayouts);
+    layouts.keySet().retainAll(ops);
+    return new CheckpointMetadata(job, id, kind, epoch, maxParallelism, createdAtMillis, kept, layouts);
+  }
+
+  private static java.util.Set<String> operatorIds(io.tributary.plan.ExecutionPlan plan) {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    plan.stages().forEach(st -> st.operators().forEach(op -> ids.add(op.id())));
+    return ids;
+  }
+
   /** Metadata that records no state layouts. */
   public CheckpointMetadata(String job, long id, String kind, long epoch, int maxParallelism, long createdAtMillis,
       List<TaskState> tasks) {

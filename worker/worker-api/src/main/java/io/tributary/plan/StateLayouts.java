@@ -82,16 +82,19 @@ public final class StateLayouts {
       return null;
     }
     String op = "operator '" + id + "'";
+    String why;
     if (!was.kind().equals(now.kind())) {
-      return op + " has state of a " + was.kind() + ", but is now a " + now.kind();
-    }
-    if (!was.keys().equals(now.keys())) {
-      return op + " has state keyed by " + was.keys() + ", but is now keyed by " + now.keys()
+      why = op + " has state of a " + was.kind() + ", but is now a " + now.kind();
+    } else if (!was.keys().equals(now.keys())) {
+      why = op + " has state keyed by " + was.keys() + ", but is now keyed by " + now.keys()
           + "; state is kept per key, so its key fields must stay";
+    } else {
+      why = op + " has state of the aggregates " + was.aggregates() + ", but now computes " + now.aggregates()
+          + "; it keeps one accumulator per aggregate, in order, so the aggregates' functions and order must stay "
+          + "(their names and arguments may change)";
     }
-    return op + " has state of the aggregates " + was.aggregates() + ", but now computes " + now.aggregates()
-        + "; it keeps one accumulator per aggregate, in order, so the aggregates' functions and order must stay "
-        + "(their names and arguments may change)";
+    return why + " (to start only this operator without state, give it a new id and set "
+        + "state.allowNonRestoredState: true)";
   }
 
   /**
@@ -104,7 +107,8 @@ public final class StateLayouts {
     for (Map.Entry<String, StateLayout> e : new TreeMap<>(was).entrySet()) {
       if (!now.containsKey(e.getKey())) {
         return "operator '" + e.getKey() + "' has state (a " + e.getValue() + "), but the job no longer has a "
-            + "stateful operator of that id (state belongs to an operator's id)";
+            + "stateful operator of that id (state belongs to an operator's id; state.allowNonRestoredState: true "
+            + "leaves it behind)";
       }
       String m = mismatch(e.getKey(), e.getValue(), now.get(e.getKey()));
       if (m != null) {
