@@ -96,6 +96,18 @@ class LocalWorkersOutliveNothingIT {
     assertThat(get(url + "big").toString()).contains("needs 4 slots, but the pool's 2 workers have 2 in all (1 each);"
         + " start the server with --workers local:4 or --worker-slots 2, or give the job a lower parallelism")
         .doesNotContain("after waiting");
+
+    // a job that fits the pool but whose slots another job holds waits, says so at once, and runs once they are free
+    HttpResponse<String> later = send("PUT", url + "later", body(ControlTests.trickle("later", "1").replace("200ms",
+        "1s")));
+    assertThat(later.statusCode()).as(later.body()).isBetween(200, 201);
+    WorkerProcesses.await("later says it waits", Duration.ofSeconds(30), () -> get(url + "later/events").toString()
+        .contains("waiting up to 60 s for 2 free slots: the 2 workers of the pool have 0 free (of 2)"));
+    assertThat(get(url + "later").path("observedState").asText()).isEqualTo("deploying");
+    HttpResponse<String> stop = send("POST", url + "small/stop", "{}");
+    assertThat(stop.statusCode()).as(stop.body()).isBetween(200, 202);
+    WorkerProcesses.await("later runs in small's slots", Duration.ofSeconds(60),
+        () -> get(url + "later").path("observedState").asText().equals("running"));
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -23,6 +23,8 @@ public record JobEvent(long seq, Instant time, Type type, ObservedState from, Ob
     RUN_FAILED,
     /** A run starts from a checkpoint or savepoint. */
     RESTORING,
+    /** A run waits for the workers' slots; the message says how many are free. */
+    WAITING,
     /** A savepoint completed. */
     SAVEPOINT,
     /**

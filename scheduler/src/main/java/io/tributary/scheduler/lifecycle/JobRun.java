@@ -59,6 +59,9 @@ final class JobRun {
 
     void restoring(JobRun run, CheckpointMetadata from);
 
+    /** An attempt of the run waits for its slots; {@code why} says how many the pool has free. */
+    default void waitingForSlots(JobRun run, String why) {}
+
     /** The run's restore from {@code from} leaves the state of {@code operators} behind. */
     default void notRestored(JobRun run, CheckpointMetadata from, java.util.List<String> operators) {}
 
@@ -277,6 +280,11 @@ final class JobRun {
     @Override
     public void restoring(CheckpointMetadata from) {
       listener.restoring(JobRun.this, from);
+    }
+
+    @Override
+    public void waitingForSlots(AttemptId attempt, String why) {
+      listener.waitingForSlots(JobRun.this, why);
     }
 
     @Override

@@ -525,6 +525,13 @@ final class ManagedJob implements JobRun.Listener, ObservedJob {
   }
 
   @Override
+  public void waitingForSlots(JobRun r, String why) {
+    if (!r.detached()) {
+      ctx.events.append(project, name, JobEvent.Type.WAITING, null, null, why);
+    }
+  }
+
+  @Override
   public void notRestored(JobRun r, CheckpointMetadata from, java.util.List<String> operators) {
     if (!r.detached()) {
       ctx.events.append(project, name, JobEvent.Type.RESTORING, null, null,

@@ -93,6 +93,12 @@ public final class JobMaster implements AutoCloseable {
      */
     default void deploying(AttemptId attempt, ExecutionPlan plan) {}
 
+    /**
+     * The pool has not the slots of {@code attempt} free and waits for them; {@code why} says how
+     * many it has ({@link WorkerPool#acquire(AttemptId, int, java.util.function.Consumer)}).
+     */
+    default void waitingForSlots(AttemptId attempt, String why) {}
+
     /** An attempt was deployed and runs. */
     default void started(AttemptId attempt, ExecutionPlan plan) {}
 
@@ -405,7 +411,8 @@ public final class JobMaster implements AutoCloseable {
         if (running != null) {
           follow(plan, running, a, c);
         } else {
-          List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan));
+          List<WorkerSlots> slots = pool.acquire(id, Placement.slotsNeeded(plan),
+              why -> events.waitingForSlots(id, why));
           AttemptDeployment d = Placement.place(id, plan, restore,
               run == null ? null : new AttemptDeployment.CheckpointSettings(settings.exactlyOnce(),
                   settings.unaligned(), settings.alignmentTimeoutMillis()),

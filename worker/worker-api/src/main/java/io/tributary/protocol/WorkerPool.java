@@ -30,6 +30,15 @@ public interface WorkerPool extends AutoCloseable {
   List<WorkerSlots> acquire(AttemptId attempt, int slots);
 
   /**
+   * As {@link #acquire(AttemptId, int)}, telling {@code waiting} once, on the calling thread, why
+   * when the slots are not free at once and the pool waits for them (for example {@code "waiting up
+   * to 60 s for 4 free slots: ..."}).
+   */
+  default List<WorkerSlots> acquire(AttemptId attempt, int slots, java.util.function.Consumer<String> waiting) {
+    return acquire(attempt, slots);
+  }
+
+  /**
    * Starts the attempt: runs the sinks' recoveries, then every task on its worker. Reports go to
    * {@code reports} from any thread.
    *

@@ -52,6 +52,6 @@ public interface Capacity {
    * acquire}'s failure message, telling the user what to do.
    */
   default String shortage(AttemptId attempt) {
-    return "add workers or slots";
+    return "stop another job, or add workers or slots";
   }
 }

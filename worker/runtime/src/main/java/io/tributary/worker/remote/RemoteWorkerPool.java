@@ -518,6 +518,11 @@ public final class RemoteWorkerPool implements WorkerPool {
    */
   @Override
   public List<WorkerSlots> acquire(AttemptId attempt, int slots) {
+    return acquire(attempt, slots, why -> {});
+  }
+
+  @Override
+  public List<WorkerSlots> acquire(AttemptId attempt, int slots, java.util.function.Consumer<String> waiting) {
     for (Route r : routes.values()) {
       if (r.orphan() && r.id().job().equals(attempt.job())) {
         release(r.id()); // the job starts anew: whatever of it still runs must stop
@@ -527,6 +532,13 @@ public final class RemoteWorkerPool implements WorkerPool {
     c.demand(attempt, slots);
     long deadline = System.nanoTime() + settings.capacityTimeout().toNanos();
     List<WorkerSlots> out = new ArrayList<>();
+    String wait;
+    synchronized (this) {
+      wait = totalFree(attempt) < slots ? waiting(attempt, slots) : null;
+    }
+    if (wait != null) {
+      waiting.accept(wait); // not holding this: the listener may take its time
+    }
     synchronized (this) {
       OwnWorkers o = own;
       int registered = serving(attempt).stream().mapToInt(WorkerSession::slots).sum();
@@ -569,6 +581,17 @@ public final class RemoteWorkerPool implements WorkerPool {
       reserved.merge(most.worker(), 1, Integer::sum);
     }
     return reserved;
+  }
+
+  /** Why {@code attempt} waits for {@code slots} slots. Holding this. */
+  private String waiting(AttemptId attempt, int slots) {
+    List<WorkerSession> serving = serving(attempt);
+    String whose = capacity == Capacity.SHARED ? "workers of the pool" : "workers it may use";
+    Duration t = settings.capacityTimeout();
+    String upTo = t.toMillis() % 1000 == 0 ? t.toSeconds() + " s" : t.toMillis() + " ms";
+    return "waiting up to " + upTo + " for " + slots + " free slot" + (slots == 1 ? "" : "s") + ": the "
+        + serving.size() + " " + whose + " have " + totalFree(attempt) + " free (of "
+        + serving.stream().mapToInt(WorkerSession::slots).sum() + ")";
   }
 
   /** Why {@code attempt} did not get {@code slots} slots in time. Holding this. */

@@ -104,9 +104,14 @@ class CapacityTest {
   @Test
   void withoutACapacityEveryAttemptMayUseEveryWorkerAndOnlyOneCapacityIsTaken() {
     assertThat(pool.capacity()).isSameAs(Capacity.SHARED);
-    assertThat(pool.acquire(A, 4)).extracting(WorkerSlots::slots).containsExactly(2, 2);
-    assertThatThrownBy(() -> pool.acquire(B, 1)).hasMessageContaining("the 2 workers of the pool have 0 free (of 4)")
-        .hasMessageEndingWith("; add workers or slots");
+    java.util.List<String> waits = new java.util.ArrayList<>();
+    assertThat(pool.acquire(A, 4, waits::add)).extracting(WorkerSlots::slots).containsExactly(2, 2);
+    assertThat(waits).as("free at once: no wait").isEmpty();
+    assertThatThrownBy(() -> pool.acquire(B, 1, waits::add))
+        .hasMessageContaining("the 2 workers of the pool have 0 free (of 4)")
+        .hasMessageEndingWith("; stop another job, or add workers or slots");
+    assertThat(waits).as("told once, before it waits").singleElement().asString()
+        .startsWith("waiting up to ").endsWith(" for 1 free slot: the 2 workers of the pool have 0 free (of 4)");
 
     pool.useCapacity(capacity);
     assertThatThrownBy(() -> pool.useCapacity(new Recording(Map.of()))).isInstanceOf(IllegalStateException.class);
