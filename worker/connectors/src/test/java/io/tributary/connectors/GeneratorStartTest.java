@@ -79,6 +79,7 @@ class GeneratorStartTest {
     for (SourceConnector source : sources) {
       clock.set(1_800_000_000_000L);
       List<? extends SourceSplit> splits = source.splits(2);
+      clock.set(1_800_000_000_000L + 86_400_000L); // a day on: the records read below are due
       Map<String, List<Record>> uninterrupted = new HashMap<>();
       Map<String, String> positions = new HashMap<>();
       Map<String, List<Record>> resumed = new HashMap<>();
@@ -93,7 +94,7 @@ class GeneratorStartTest {
         }
       }
 
-      clock.set(1_800_000_000_000L + 86_400_000L); // restored a day later, by a new instance
+      clock.set(1_800_000_000_000L + 2 * 86_400_000L); // restored a day later, by a new instance
       for (String id : positions.keySet()) {
         SourceSplit split = source.splitOf(id);
         assertThat(split).as("the checkpoint's split %s is recreated from its id", id).isNotNull();
@@ -105,8 +106,57 @@ class GeneratorStartTest {
       }
       assertThat(resumed).as("%s: the same records, event times included", source.getClass().getSimpleName())
           .isEqualTo(uninterrupted);
-      assertThat(source.splits(2).get(0).id()).as("a fresh start takes the time now").endsWith("@1800086400000");
+      assertThat(source.splits(2).get(0).id()).as("a fresh start takes the time now").endsWith("@1800172800000");
     }
+  }
+
+  @Test
+  void aGeneratorStartedAtTheWallClockEmitsEachRecordOnceTheClockReachesItsEventTime() {
+    long t0 = 1_800_000_000_000L;
+    AtomicLong clock = new AtomicLong(t0);
+    // bids are 46 of every 50 Nexmark events: limited to eventRate bids a second, their event time
+    // would run ahead of the clock by 4 seconds a minute, and persons' by 49 seconds a second
+    for (NexmarkKind kind : NexmarkKind.values()) {
+      NexmarkSource source = new NexmarkSource("gen", Long.MAX_VALUE, kind, 7, 1000, GeneratorStart.wallClock(clock::get));
+      clock.set(t0);
+      SourceSplit split = source.splits(1).get(0);
+      try (SplitReader reader = source.open(split)) {
+        long due = 0;
+        for (long n = 0; n <= 2000; n++) {
+          due += io.tributary.connectors.nexmark.NexmarkIds.kindOf(n) == kind ? 1 : 0;
+        }
+        clock.set(t0 + 2000); // events 0..2000 are due at 1,000 a second
+        CollectingOutput out = new CollectingOutput();
+        while (reader.read(out, 256) > 0) {
+          // every due record, in batches
+        }
+        assertThat(out.records).as(kind.name()).hasSize((int) due)
+            .allSatisfy(r -> assertThat((Long) r.get("dateTime")).isLessThanOrEqualTo(t0 + 2000));
+        assertThat(reader.read(new CollectingOutput(), 256)).as("%s: nothing until the clock moves", kind).isZero();
+        clock.addAndGet(60_000);
+        CollectingOutput next = new CollectingOutput();
+        reader.read(next, 1);
+        assertThat((Long) next.records.get(0).get("dateTime")).as(kind.name()).isGreaterThan(t0 + 2000);
+      }
+    }
+    DatagenSource datagen = new DatagenSource("gen", Long.MAX_VALUE, 10, 7, 5, GeneratorStart.wallClock(clock::get));
+    clock.set(t0);
+    List<? extends SourceSplit> splits = datagen.splits(2);
+    clock.set(t0 + 100);
+    try (SplitReader even = datagen.open(splits.get(0)); SplitReader odd = datagen.open(splits.get(1))) {
+      CollectingOutput out = new CollectingOutput();
+      even.read(out, 1000);
+      odd.read(out, 1000);
+      assertThat(out.records).extracting(r -> (Long) r.get("id")).as("ids 0..20 are due at t0 + 5 ms each")
+          .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.rangeClosed(0, 20).boxed().toList());
+    }
+    NexmarkSource bounded = new NexmarkSource("gen", 5000, NexmarkKind.BID, 7, 1000, GeneratorStart.wallClock(clock::get));
+    clock.set(t0);
+    CollectingOutput all = new CollectingOutput();
+    try (SplitReader reader = bounded.open(bounded.splits(1).get(0))) {
+      reader.read(all, 5000);
+    }
+    assertThat(all.records).as("a bounded generator is not paced").hasSize(5000);
   }
 
   @Test
@@ -135,8 +185,12 @@ class GeneratorStartTest {
 
   private static long firstEventTime(SourcePlan plan, SourceConnector source, SourceSplit split) {
     CollectingOutput out = new CollectingOutput();
+    long deadline = System.nanoTime() + 5_000_000_000L;
     try (SplitReader reader = source.open(split)) {
-      reader.read(out, 1);
+      // an unbounded generator emits a record once the wall clock reaches its event time: soon
+      while (reader.read(out, 1) == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
     }
     Record r = out.records.get(0);
     return (Long) r.get(plan.type().equals("datagen") ? "ts" : "dateTime");

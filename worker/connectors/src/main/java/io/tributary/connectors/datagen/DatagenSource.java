@@ -47,6 +47,11 @@ public final class DatagenSource extends GeneratorSource {
     return GeneratorReader.resume(s, position, total, id -> record(id, firstTime));
   }
 
+  @Override
+  protected long eventTime(long n, long firstTime) {
+    return firstTime + n * interval;
+  }
+
   /** Record number {@code id} of a run whose first event time is {@code startTime}. */
   public Record record(long id, long startTime) {
     long h = mix(seed * 0x9E3779B97F4A7C15L + id);

@@ -8,7 +8,8 @@ import java.util.function.LongFunction;
 
 /**
  * Reads a {@link GeneratorSplit}: emits {@code generator.apply(n)} for the split's sequence
- * numbers {@code n} below {@code limit} ({@code Long.MAX_VALUE}: unbounded).
+ * numbers {@code n} below {@code limit} ({@code Long.MAX_VALUE}: unbounded); with {@link #paceBy},
+ * each when the wall clock reaches its event time.
  *
  * <p>Its {@link #position()} is the next sequence number it will emit (a member of the split, or
  * past {@code limit} once ended), in decimal; {@link #resume} continues exactly there.
@@ -18,6 +19,9 @@ public final class GeneratorReader implements SplitReader {
   private final long step;
   private final long limit;
   private long next;
+  /** With {@link #paceBy}: the wall clock, and each sequence number's event time. */
+  private java.util.function.LongSupplier clock;
+  private java.util.function.LongUnaryOperator eventTime;
 
   public GeneratorReader(GeneratorSplit split, long limit, LongFunction<Record> generator) {
     this(split, split.index(), limit, generator);
@@ -59,13 +63,26 @@ public final class GeneratorReader implements SplitReader {
         + "': " + why + "; was the checkpoint taken with a different parallelism or source?");
   }
 
+  /**
+   * Emits a record no earlier than {@code clock} reaches its event time ({@code eventTime} of its
+   * sequence number): a generator that started at the wall clock's time then keeps pace with it,
+   * whatever the mix of its records or its rate limit. A reader behind the clock (restored after a
+   * stop) emits as fast as it may until it catches up.
+   */
+  public GeneratorReader paceBy(java.util.function.LongSupplier clock, java.util.function.LongUnaryOperator eventTime) {
+    this.clock = clock;
+    this.eventTime = eventTime;
+    return this;
+  }
+
   @Override
   public int read(SplitOutput out, int max) {
     if (next >= limit) {
       return END;
     }
+    long now = clock == null ? Long.MAX_VALUE : clock.getAsLong();
     int n = 0;
-    while (n < max && next < limit) {
+    while (n < max && next < limit && (clock == null || eventTime.applyAsLong(next) <= now)) {
       out.record(generator.apply(next));
       next += step;
       n++;

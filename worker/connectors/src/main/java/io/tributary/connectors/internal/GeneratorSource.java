@@ -51,8 +51,17 @@ public abstract class GeneratorSource implements SourceConnector {
   @Override
   public final SplitReader open(SourceSplit split, String position) {
     GeneratorSplit s = (GeneratorSplit) split;
-    return reader(s, position, total, start.of(s));
+    long first = start.of(s);
+    SplitReader r = reader(s, position, total, first);
+    if (s.startTime() != null && total == Long.MAX_VALUE && r instanceof GeneratorReader g) {
+      // started at the wall clock's time, without end: keeps pace with it (see GeneratorStart)
+      g.paceBy(start.clock(), n -> eventTime(n, first));
+    }
+    return r;
   }
+
+  /** The event time (epoch ms) of sequence number {@code n} of a run whose event time starts at {@code firstTime}. */
+  protected abstract long eventTime(long n, long firstTime);
 
   /**
    * The reader of split {@code s}, from {@code position} (null: its start), of a run whose event time

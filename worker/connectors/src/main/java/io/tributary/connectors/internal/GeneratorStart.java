@@ -10,8 +10,9 @@ import java.util.function.LongSupplier;
  *   <li><b>Fixed</b> ({@link #fixed}): by the spec's {@code startTime}, or {@link #DEFAULT} for a
  *       bounded generator, so bounded runs are the same on every run. Its splits carry no start.
  *   <li><b>Wall clock</b> ({@link #wallClock}): an unbounded generator without {@code startTime}
- *       starts at the current time, so its event time keeps pace with the clock and its watermark
- *       lags by about its out-of-orderness. The time is taken once, when the splits of a fresh start
+ *       starts at the current time and emits each record when the clock reaches its event time
+ *       ({@link GeneratorReader#paceBy}), so its event time keeps pace with the clock and its
+ *       watermark lags by about its out-of-orderness. The time is taken once, when the splits of a fresh start
  *       are listed (at placement, once for all subtasks), and carried in each split's id: a restore
  *       resumes the checkpoint's splits by id and continues their event times exactly, neither
  *       jumping nor repeating. A split without a start (a checkpoint of a version that had none)
@@ -41,6 +42,11 @@ public final class GeneratorStart {
   /** Starts at {@code clock}'s time (epoch ms) when a fresh start lists the splits. */
   public static GeneratorStart wallClock(LongSupplier clock) {
     return new GeneratorStart(DEFAULT, clock);
+  }
+
+  /** The wall clock a generator that started at its time keeps pace with (epoch ms). */
+  public LongSupplier clock() {
+    return clock != null ? clock : System::currentTimeMillis;
   }
 
   /** Whether the start is taken from the wall clock. */

@@ -37,6 +37,12 @@ public final class NexmarkSource extends GeneratorSource {
     this.eventRate = eventRate;
   }
 
+  @Override
+  protected long eventTime(long n, long firstTime) {
+    long event = kind == null ? n : NexmarkIds.eventNumber(kind, n);
+    return NexmarkGenerator.eventTime(eventRate, firstTime, event);
+  }
+
   /**
    * Resumes at a {@link SplitReader#position()} of the split's reader: the index of its next event
    * (among events of the kind, when there is one).
