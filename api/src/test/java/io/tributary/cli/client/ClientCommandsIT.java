@@ -351,23 +351,50 @@ class ClientCommandsIT {
     return last;
   }
 
-  /** One command's exit code and what it printed. */
+  /**
+   * One command's exit code and what it printed: what the command's thread, and threads it started,
+   * wrote to System.out and System.err. The server runs in this process too: what its threads log
+   * meanwhile goes to the test's own streams.
+   */
   private record Run(int code, String out, String err) {
+    private static final InheritableThreadLocal<Boolean> COMMAND = new InheritableThreadLocal<>();
+
     static synchronized Run of(java.util.function.IntSupplier command) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       PrintStream oldOut = System.out;
       PrintStream oldErr = System.err;
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      System.setOut(new PrintStream(routed(out, oldOut), true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(routed(err, oldErr), true, StandardCharsets.UTF_8));
+      COMMAND.set(Boolean.TRUE);
       int code;
       try {
         code = command.getAsInt();
       } finally {
+        COMMAND.remove();
         System.setOut(oldOut);
         System.setErr(oldErr);
       }
       return new Run(code, text(out), text(err));
+    }
+
+    /** Writes of the command's threads to {@code mine}, of every other thread to {@code others}. */
+    private static java.io.OutputStream routed(ByteArrayOutputStream mine, PrintStream others) {
+      return new java.io.OutputStream() {
+        @Override
+        public void write(int b) throws java.io.IOException {
+          target().write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws java.io.IOException {
+          target().write(b, off, len);
+        }
+
+        private java.io.OutputStream target() {
+          return Boolean.TRUE.equals(COMMAND.get()) ? mine : others;
+        }
+      };
     }
 
     private static String text(ByteArrayOutputStream bytes) {
