@@ -10,6 +10,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -104,6 +107,17 @@ class LocalWorkersOutliveNothingIT {
     WorkerProcesses.await("later says it waits", Duration.ofSeconds(30), () -> get(url + "later/events").toString()
         .contains("waiting up to 60 s for 2 free slots: the 2 workers of the pool have 0 free (of 2)"));
     assertThat(get(url + "later").path("observedState").asText()).isEqualTo("deploying");
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(io.tributary.cli.Main.execute("get", "later", "--server", serving.group(1), "--token", ADMIN)).isZero();
+    } finally {
+      System.setOut(stdout);
+    }
+    assertThat(printed.toString(StandardCharsets.UTF_8)).as("the CLI says why it deploys")
+        .containsPattern("latest: waiting up to 60 s for 2 free slots: the 2 workers of the pool have 0 free \\(of 2\\) "
+            + "\\([\\d.]+(ms|s) ago\\)");
     HttpResponse<String> stop = send("POST", url + "small/stop", "{}");
     assertThat(stop.statusCode()).as(stop.body()).isBetween(200, 202);
     WorkerProcesses.await("later runs in small's slots", Duration.ofSeconds(60),
