@@ -591,7 +591,8 @@ public final class RemoteWorkerPool implements WorkerPool {
     String upTo = t.toMillis() % 1000 == 0 ? t.toSeconds() + " s" : t.toMillis() + " ms";
     return "waiting up to " + upTo + " for " + slots + " free slot" + (slots == 1 ? "" : "s") + ": the "
         + serving.size() + " " + whose + " have " + totalFree(attempt) + " free (of "
-        + serving.stream().mapToInt(WorkerSession::slots).sum() + ")";
+        + serving.stream().mapToInt(WorkerSession::slots).sum() + ")"
+        + (capacity == Capacity.SHARED ? "" : ", while the workers made for it start");
   }
 
   /** Why {@code attempt} did not get {@code slots} slots in time. Holding this. */
