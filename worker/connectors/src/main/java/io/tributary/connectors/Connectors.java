@@ -72,8 +72,10 @@ public final class Connectors {
     requireJson(plan.format(), p);
     return switch (type) {
       case "file" -> new FileSource(plan.id(), path(p.allowOnly("path").string("path")), policy.files());
-      case "datagen" -> datagen(plan.id(), p.allowOnly("count", "keys", "seed", "interval", "startTime"));
-      case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate", "startTime"));
+      case "datagen" -> datagen(plan.id(), p.allowOnly("count", "keys", "seed", "interval", "startTime"),
+          plan.maxRecordsPerSecond() > 0);
+      case "nexmark" -> nexmark(plan.id(), p.allowOnly("events", "kind", "seed", "eventRate", "startTime"),
+          plan.maxRecordsPerSecond() > 0);
       case "kafka" -> kafkaSource(plan.id(),
           p.allowOnly("bootstrapServers", "topic", "startFrom", "groupId", "properties"), policy);
       default -> throw new ConnectorException("source '" + plan.id() + "': unknown type '" + plan.type()
@@ -117,27 +119,30 @@ public final class Connectors {
     };
   }
 
-  private static DatagenSource datagen(String id, ConnectorProperties p) {
+  private static DatagenSource datagen(String id, ConnectorProperties p, boolean limited) {
     long count = p.longValue("count", Long.MAX_VALUE, 0);
     return new DatagenSource(id, count, p.longValue("keys", 1000, 1),
-        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1), start(p, count != Long.MAX_VALUE));
+        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1), start(p, count != Long.MAX_VALUE, limited));
   }
 
-  private static NexmarkSource nexmark(String id, ConnectorProperties p) {
+  private static NexmarkSource nexmark(String id, ConnectorProperties p, boolean limited) {
     String kind = p.choice("kind", "all", "all", "person", "auction", "bid");
     long events = p.longValue("events", Long.MAX_VALUE, 0);
     return new NexmarkSource(id, events,
         kind.equals("all") ? null : NexmarkKind.valueOf(kind.toUpperCase(Locale.ROOT)),
         p.longValue("seed", 0, Long.MIN_VALUE), p.positiveNumber("eventRate", 10_000),
-        start(p, events != Long.MAX_VALUE));
+        start(p, events != Long.MAX_VALUE, limited));
   }
 
-  /** The spec's {@code startTime}; else 2026-01-01 when bounded, the wall clock when unbounded. */
-  private static GeneratorStart start(ConnectorProperties p, boolean bounded) {
+  /**
+   * The spec's {@code startTime}; else 2026-01-01 when bounded, the wall clock when unbounded (kept
+   * pace with when {@code limited}: the source has a maxRecordsPerSecond).
+   */
+  private static GeneratorStart start(ConnectorProperties p, boolean bounded, boolean limited) {
     if (p.has("startTime")) {
       return GeneratorStart.fixed(p.longValue("startTime", GeneratorStart.DEFAULT, Long.MIN_VALUE));
     }
-    return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT) : GeneratorStart.wallClock(System::currentTimeMillis);
+    return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT) : GeneratorStart.wallClock(System::currentTimeMillis, limited);
   }
 
   private static KafkaSource kafkaSource(String id, ConnectorProperties p, ConnectorPolicy policy) {

@@ -150,6 +150,19 @@ class GeneratorStartTest {
       assertThat(out.records).extracting(r -> (Long) r.get("id")).as("ids 0..20 are due at t0 + 5 ms each")
           .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.rangeClosed(0, 20).boxed().toList());
     }
+    for (double limit : new double[] {0, 500}) {
+      SourcePlan plan = new SourcePlan("src", "datagen", "json", null, limit, null, Map.of());
+      SourceConnector source = Connectors.source(plan);
+      CollectingOutput read = new CollectingOutput();
+      try (SplitReader reader = source.open(source.splits(1).get(0))) {
+        reader.read(read, 10_000); // one record a millisecond of event time from now on
+      }
+      if (limit == 0) {
+        assertThat(read.records).as("without a rate limit: as fast as it is read (a load test)").hasSize(10_000);
+      } else {
+        assertThat(read.records.size()).as("with a rate limit: only what is due").isLessThan(10_000);
+      }
+    }
     NexmarkSource bounded = new NexmarkSource("gen", 5000, NexmarkKind.BID, 7, 1000, GeneratorStart.wallClock(clock::get));
     clock.set(t0);
     CollectingOutput all = new CollectingOutput();

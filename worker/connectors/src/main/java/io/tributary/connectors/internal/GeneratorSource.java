@@ -53,8 +53,8 @@ public abstract class GeneratorSource implements SourceConnector {
     GeneratorSplit s = (GeneratorSplit) split;
     long first = start.of(s);
     SplitReader r = reader(s, position, total, first);
-    if (s.startTime() != null && total == Long.MAX_VALUE && r instanceof GeneratorReader g) {
-      // started at the wall clock's time, without end: keeps pace with it (see GeneratorStart)
+    if (start.paces() && s.startTime() != null && total == Long.MAX_VALUE && r instanceof GeneratorReader g) {
+      // started at the wall clock's time, without end, rate-limited: keeps pace with it (see GeneratorStart)
       g.paceBy(start.clock(), n -> eventTime(n, first));
     }
     return r;

@@ -10,9 +10,9 @@ import java.util.function.LongSupplier;
  *   <li><b>Fixed</b> ({@link #fixed}): by the spec's {@code startTime}, or {@link #DEFAULT} for a
  *       bounded generator, so bounded runs are the same on every run. Its splits carry no start.
  *   <li><b>Wall clock</b> ({@link #wallClock}): an unbounded generator without {@code startTime}
- *       starts at the current time and emits each record when the clock reaches its event time
- *       ({@link GeneratorReader#paceBy}), so its event time keeps pace with the clock and its
- *       watermark lags by about its out-of-orderness. The time is taken once, when the splits of a fresh start
+ *       starts at the current time; with a rate limit it emits each record when the clock reaches its
+ *       event time ({@link #paces}), so its event time keeps pace with the clock and its watermark
+ *       lags by about its out-of-orderness. The time is taken once, when the splits of a fresh start
  *       are listed (at placement, once for all subtasks), and carried in each split's id: a restore
  *       resumes the checkpoint's splits by id and continues their event times exactly, neither
  *       jumping nor repeating. A split without a start (a checkpoint of a version that had none)
@@ -28,20 +28,39 @@ public final class GeneratorStart {
 
   private final long fixed;
   private final LongSupplier clock;
+  private final boolean paced;
 
-  private GeneratorStart(long fixed, LongSupplier clock) {
+  private GeneratorStart(long fixed, LongSupplier clock, boolean paced) {
     this.fixed = fixed;
     this.clock = clock;
+    this.paced = paced;
   }
 
   /** Starts at {@code startTime}, on every run. */
   public static GeneratorStart fixed(long startTime) {
-    return new GeneratorStart(startTime, null);
+    return new GeneratorStart(startTime, null, false);
   }
 
-  /** Starts at {@code clock}'s time (epoch ms) when a fresh start lists the splits. */
+  /**
+   * Starts at {@code clock}'s time (epoch ms) when a fresh start lists the splits, and keeps pace
+   * with it (see {@link #paces}).
+   */
   public static GeneratorStart wallClock(LongSupplier clock) {
-    return new GeneratorStart(DEFAULT, clock);
+    return wallClock(clock, true);
+  }
+
+  /** Starts at {@code clock}'s time; {@code paced}: keeps pace with it, else runs as fast as it is read. */
+  public static GeneratorStart wallClock(LongSupplier clock, boolean paced) {
+    return new GeneratorStart(DEFAULT, clock, paced);
+  }
+
+  /**
+   * Whether an unbounded generator that started at the clock's time emits each record only once the
+   * clock reaches its event time ({@link GeneratorReader#paceBy}): one with a rate limit, which is
+   * meant to run live; without one it runs as fast as it is read (a load test).
+   */
+  public boolean paces() {
+    return clock != null && paced;
   }
 
   /** The wall clock a generator that started at its time keeps pace with (epoch ms). */
