@@ -45,8 +45,10 @@ import java.util.Locale;
  *
  * <p>A generator's {@code startTime} is the event time of its first record. Without it, a bounded
  * generator starts at 2026-01-01T00:00:00Z (the same records on every run) and an unbounded one at
- * the current time when the job starts, so its event time keeps pace with the wall clock; a restored
- * generator continues the event times of its checkpoint ({@link GeneratorStart}).
+ * the current time when the job starts; with a {@code maxRecordsPerSecond} it also emits each record
+ * only once the wall clock reaches its event time, so its event time keeps pace with the clock (else
+ * it runs as fast as it is read); a restored generator continues the event times of its checkpoint
+ * ({@link GeneratorStart}).
  */
 public final class Connectors {
   private Connectors() {}
