@@ -107,8 +107,19 @@ public final class EventLog {
   private static JobEvent decode(Item item) {
     JsonNode n = JobStore.readJson(item);
     return new JobEvent(n.path("seq").asLong(), Instant.parse(n.path("time").asText()),
-        JobEvent.Type.valueOf(n.path("type").asText()), state(n.get("from")), state(n.get("to")),
-        n.path("message").asText());
+        type(n.path("type").asText()), state(n.get("from")), state(n.get("to")), n.path("message").asText());
+  }
+
+  /**
+   * The event's type; one this version does not know (written by a newer replica sharing the table,
+   * during an upgrade) reads as {@link JobEvent.Type#STATE_CHANGED}, its message intact.
+   */
+  static JobEvent.Type type(String name) {
+    try {
+      return JobEvent.Type.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      return JobEvent.Type.STATE_CHANGED;
+    }
   }
 
   private static ObservedState state(JsonNode n) {

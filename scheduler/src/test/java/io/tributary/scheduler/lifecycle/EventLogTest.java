@@ -69,4 +69,10 @@ class EventLogTest {
       assertThat(e.message()).hasSize(EventLog.MAX_MESSAGE + 3).endsWith("...");
     }
   }
+
+  @Test
+  void aTypeWrittenByANewerVersionReadsAsAStateChange() {
+    assertThat(EventLog.type("WAITING")).isEqualTo(JobEvent.Type.WAITING);
+    assertThat(EventLog.type("SOMETHING_NEWER")).isEqualTo(JobEvent.Type.STATE_CHANGED);
+  }
 }

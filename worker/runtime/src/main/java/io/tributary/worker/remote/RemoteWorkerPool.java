@@ -585,23 +585,25 @@ public final class RemoteWorkerPool implements WorkerPool {
 
   /** Why {@code attempt} waits for {@code slots} slots. Holding this. */
   private String waiting(AttemptId attempt, int slots) {
-    List<WorkerSession> serving = serving(attempt);
-    String whose = capacity == Capacity.SHARED ? "workers of the pool" : "workers it may use";
     Duration t = settings.capacityTimeout();
     String upTo = t.toMillis() % 1000 == 0 ? t.toSeconds() + " s" : t.toMillis() + " ms";
-    return "waiting up to " + upTo + " for " + slots + " free slot" + (slots == 1 ? "" : "s") + ": the "
-        + serving.size() + " " + whose + " have " + totalFree(attempt) + " free (of "
-        + serving.stream().mapToInt(WorkerSession::slots).sum() + ")"
-        + (capacity == Capacity.SHARED ? "" : ", while the workers made for it start");
+    return "waiting up to " + upTo + " for " + slots + " free slot" + (slots == 1 ? "" : "s") + ": "
+        + freeOf(attempt) + (capacity == Capacity.SHARED ? "" : ", while the workers made for it start");
   }
 
   /** Why {@code attempt} did not get {@code slots} slots in time. Holding this. */
   private String shortage(AttemptId attempt, int slots) {
+    return "attempt " + attempt + " needs " + slots + (slots == 1 ? " slot" : " slots") + ", but " + freeOf(attempt)
+        + " after waiting " + settings.capacityTimeout().toMillis() + " ms; " + capacity.shortage(attempt);
+  }
+
+  /** {@code the 2 workers of the pool have 3 free (of 4)}: what {@code attempt} may use. Holding this. */
+  private String freeOf(AttemptId attempt) {
     List<WorkerSession> serving = serving(attempt);
-    String whose = capacity == Capacity.SHARED ? "workers of the pool" : "workers it may use";
-    return "attempt " + attempt + " needs " + slots + " slots, but the " + serving.size() + " " + whose + " have "
-        + totalFree(attempt) + " free (of " + serving.stream().mapToInt(WorkerSession::slots).sum() + ") after waiting "
-        + settings.capacityTimeout().toMillis() + " ms; " + capacity.shortage(attempt);
+    boolean one = serving.size() == 1;
+    String whose = (one ? "worker " : "workers ") + (capacity == Capacity.SHARED ? "of the pool" : "it may use");
+    return "the " + serving.size() + " " + whose + (one ? " has " : " have ") + totalFree(attempt) + " free (of "
+        + serving.stream().mapToInt(WorkerSession::slots).sum() + ")";
   }
 
   /** The registered workers that may take {@code attempt}'s tasks. Holding this. */

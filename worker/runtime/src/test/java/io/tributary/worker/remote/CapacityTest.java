@@ -73,7 +73,7 @@ class CapacityTest {
 
     // w1 has two free slots, but B may use only w2, whose slots A holds
     assertThatThrownBy(() -> pool.acquire(B, 1)).isInstanceOf(WorkerException.class).hasMessage(
-        "attempt p--b#1 needs 1 slots, but the 1 workers it may use have 0 free (of 2) after waiting 500 ms; "
+        "attempt p--b#1 needs 1 slot, but the 1 worker it may use has 0 free (of 2) after waiting 500 ms; "
             + "w2 is taken");
     pool.release(B); // as a job master does after a failed acquire: B never had slots, yet its workers may go
     pool.release(A);
