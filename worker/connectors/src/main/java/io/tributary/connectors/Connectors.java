@@ -124,7 +124,8 @@ public final class Connectors {
   private static DatagenSource datagen(String id, ConnectorProperties p, boolean limited) {
     long count = p.longValue("count", Long.MAX_VALUE, 0);
     return new DatagenSource(id, count, p.longValue("keys", 1000, 1),
-        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1), start(p, count != Long.MAX_VALUE, limited));
+        p.longValue("seed", 0, Long.MIN_VALUE), p.millis("interval", 1),
+        start(p, count != Long.MAX_VALUE, limited));
   }
 
   private static NexmarkSource nexmark(String id, ConnectorProperties p, boolean limited) {
@@ -144,7 +145,8 @@ public final class Connectors {
     if (p.has("startTime")) {
       return GeneratorStart.fixed(p.longValue("startTime", GeneratorStart.DEFAULT, Long.MIN_VALUE));
     }
-    return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT) : GeneratorStart.wallClock(System::currentTimeMillis, limited);
+    return bounded ? GeneratorStart.fixed(GeneratorStart.DEFAULT)
+        : GeneratorStart.wallClock(System::currentTimeMillis, limited);
   }
 
   private static KafkaSource kafkaSource(String id, ConnectorProperties p, ConnectorPolicy policy) {

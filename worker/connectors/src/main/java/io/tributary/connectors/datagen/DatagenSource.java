@@ -48,8 +48,8 @@ public final class DatagenSource extends GeneratorSource {
   }
 
   @Override
-  protected long eventTime(long n, long firstTime) {
-    return firstTime + n * interval;
+  protected java.util.function.LongUnaryOperator eventTimes(long firstTime) {
+    return n -> firstTime + n * interval;
   }
 
   /** Record number {@code id} of a run whose first event time is {@code startTime}. */

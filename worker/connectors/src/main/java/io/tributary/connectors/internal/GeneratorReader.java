@@ -69,7 +69,8 @@ public final class GeneratorReader implements SplitReader {
    * whatever the mix of its records or its rate limit. A reader behind the clock (restored after a
    * stop) emits as fast as it may until it catches up.
    */
-  public GeneratorReader paceBy(java.util.function.LongSupplier clock, java.util.function.LongUnaryOperator eventTime) {
+  public GeneratorReader paceBy(java.util.function.LongSupplier clock,
+      java.util.function.LongUnaryOperator eventTime) {
     this.clock = clock;
     this.eventTime = eventTime;
     return this;

@@ -55,13 +55,13 @@ public abstract class GeneratorSource implements SourceConnector {
     SplitReader r = reader(s, position, total, first);
     if (start.paces() && s.startTime() != null && total == Long.MAX_VALUE && r instanceof GeneratorReader g) {
       // started at the wall clock's time, without end, rate-limited: keeps pace with it (see GeneratorStart)
-      g.paceBy(start.clock(), n -> eventTime(n, first));
+      g.paceBy(start.clock(), eventTimes(first));
     }
     return r;
   }
 
-  /** The event time (epoch ms) of sequence number {@code n} of a run whose event time starts at {@code firstTime}. */
-  protected abstract long eventTime(long n, long firstTime);
+  /** Each sequence number's event time (epoch ms) in a run whose event time starts at {@code firstTime}. */
+  protected abstract java.util.function.LongUnaryOperator eventTimes(long firstTime);
 
   /**
    * The reader of split {@code s}, from {@code position} (null: its start), of a run whose event time

@@ -63,9 +63,9 @@ public final class GeneratorStart {
     return clock != null && paced;
   }
 
-  /** The wall clock a generator that started at its time keeps pace with (epoch ms). */
+  /** The wall clock a generator that {@link #paces} keeps pace with (epoch ms); null for a fixed start. */
   public LongSupplier clock() {
-    return clock != null ? clock : System::currentTimeMillis;
+    return clock;
   }
 
   /** Whether the start is taken from the wall clock. */

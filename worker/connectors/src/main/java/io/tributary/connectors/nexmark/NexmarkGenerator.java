@@ -88,12 +88,6 @@ public final class NexmarkGenerator {
     return baseTime + (rate > 0 ? n * 1000 / rate : (long) (n * msPerEvent));
   }
 
-  /** {@link #eventTime} of a generator of {@code eventRate} whose event 0 is at {@code baseTime}, without making one. */
-  public static long eventTime(double eventRate, long baseTime, long n) {
-    boolean whole = eventRate == Math.rint(eventRate) && eventRate < Integer.MAX_VALUE;
-    return baseTime + (whole ? n * 1000 / (long) eventRate : (long) (n * (1000.0 / eventRate)));
-  }
-
   /** Event {@code n} as a record whose schema starts with {@code eventType}. */
   public Record event(long n) {
     NexmarkKind kind = NexmarkIds.kindOf(n);

@@ -38,9 +38,9 @@ public final class NexmarkSource extends GeneratorSource {
   }
 
   @Override
-  protected long eventTime(long n, long firstTime) {
-    long event = kind == null ? n : NexmarkIds.eventNumber(kind, n);
-    return NexmarkGenerator.eventTime(eventRate, firstTime, event);
+  protected java.util.function.LongUnaryOperator eventTimes(long firstTime) {
+    NexmarkGenerator generator = new NexmarkGenerator(seed, eventRate, firstTime);
+    return kind == null ? generator::eventTime : n -> generator.eventTime(NexmarkIds.eventNumber(kind, n));
   }
 
   /**
